@@ -1,0 +1,80 @@
+/**
+ * The only place that writes to stdout/stderr. Commands return data plus a human rendering; this
+ * module turns that into either concise text or one JSON envelope.
+ */
+import { DroverError } from "../errors.ts";
+
+export interface GlobalOptions {
+  config?: string;
+  socketName?: string;
+  socketPath?: string;
+  json: boolean;
+  color: boolean;
+}
+
+/** What a command hands back: its data, how a person reads it, and the exit code it implies. */
+export interface CommandResult<T = unknown> {
+  data: T;
+  /** Lines for a person. Omitted → the data is printed as JSON even without --json. */
+  human?: string | string[];
+  /** Non-error outcomes with their own code (a refused approval, a timed-out stabilisation …). */
+  exitCode?: number;
+  /** Human lines for stderr (warnings) that never go to stdout. */
+  warnings?: string[];
+}
+
+const encoder = new TextEncoder();
+
+export function writeOut(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text));
+}
+
+export function writeErr(text: string): void {
+  Deno.stderr.writeSync(encoder.encode(text));
+}
+
+/**
+ * JSON with every control character escaped: JSON.stringify leaves DEL, C1 controls and the
+ * U+2028/U+2029 separators raw, and a pane capture can contain any of them.
+ */
+export function safeJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
+/** Replace raw control characters in human output so a hostile capture cannot drive the terminal. */
+export function printable(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(2, "0");
+    return `\\x${hex}`;
+  });
+}
+
+export function emitResult<T>(
+  opts: GlobalOptions,
+  schema: string,
+  result: CommandResult<T>,
+): number {
+  for (const w of result.warnings ?? []) writeErr(`warning: ${printable(w)}\n`);
+  if (opts.json || result.human === undefined) {
+    writeOut(safeJson({ ok: true, schema, data: result.data }) + "\n");
+  } else {
+    const lines = Array.isArray(result.human) ? result.human : [result.human];
+    if (lines.length > 0) writeOut(lines.join("\n") + "\n");
+  }
+  return result.exitCode ?? 0;
+}
+
+export function emitError(opts: GlobalOptions, schema: string, err: DroverError): number {
+  if (opts.json) {
+    const error: Record<string, unknown> = { code: err.code, message: err.message };
+    if (err.details) error.details = err.details;
+    writeOut(safeJson({ ok: false, schema, error }) + "\n");
+  } else {
+    writeErr(`error [${err.code}]: ${printable(err.message)}\n`);
+  }
+  return err.exitCode;
+}

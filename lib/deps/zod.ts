@@ -1,0 +1,2 @@
+// One home for the validation library.
+export { z } from "zod";

@@ -1,0 +1,70 @@
+/**
+ * Run the drover CLI the way a user would: the compiled binary when DROVER_BIN is set, otherwise
+ * `deno run main.ts` with the same V8 flags the binary bakes in.
+ */
+const ROOT = new URL("../../", import.meta.url).pathname;
+export const MAIN = ROOT + "main.ts";
+export const REPO_ROOT = ROOT;
+export const V8_FLAGS = "--v8-flags=--enable-experimental-regexp-engine-on-excessive-backtracks";
+
+export interface DroverRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface DroverRunOptions {
+  stdin?: string | Uint8Array;
+  env?: Record<string, string>;
+  clearEnv?: boolean;
+  cwd?: string;
+}
+
+/** argv prefix that starts drover: [executable, ...args]. */
+export function droverCommand(): [string, string[]] {
+  const bin = Deno.env.get("DROVER_BIN");
+  if (bin) return [bin, []];
+  return [Deno.execPath(), ["run", "-A", "--quiet", V8_FLAGS, MAIN]];
+}
+
+export async function drover(args: string[], opts: DroverRunOptions = {}): Promise<DroverRun> {
+  const [exe, pre] = droverCommand();
+  const cmd = new Deno.Command(exe, {
+    args: [...pre, ...args],
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...opts.env },
+    clearEnv: opts.clearEnv ?? false,
+    cwd: opts.cwd ?? ROOT,
+  });
+  let out: Deno.CommandOutput;
+  if (opts.stdin === undefined) {
+    out = await cmd.output();
+  } else {
+    const child = cmd.spawn();
+    const w = child.stdin.getWriter();
+    await w.write(
+      typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin,
+    );
+    await w.close();
+    out = await child.output();
+  }
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Parse a --json envelope, failing loudly with the raw output when it is not one. */
+// Tests read arbitrary envelope data; the schema tests pin its shape.
+// deno-lint-ignore no-explicit-any
+type Loose = any;
+
+export function envelope(
+  run: DroverRun,
+): { ok: boolean; schema: string; data?: Loose; error?: Loose } {
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`not a JSON envelope (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A private tmux server for one test: `-L drover-test-<unique> -f /dev/null`, killed on dispose.
+ * Tests may run tmux directly through this helper; product code goes through lib/tmux.
+ */
+export interface TestServer extends AsyncDisposable {
+  name: string;
+  /** Run tmux on this server; throws on a non-zero exit. */
+  tmux(...args: string[]): Promise<string>;
+  /** Poll capture-pane until `pred` holds, or throw with the last screen after `timeoutMs`. */
+  waitFor(target: string, pred: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
+}
+
+let counter = 0;
+
+export async function startTestServer(opts: { width?: number; height?: number } = {}): Promise<
+  TestServer
+> {
+  const name = `drover-test-${Deno.pid}-${Date.now().toString(36)}-${counter++}`;
+  const run = async (...args: string[]): Promise<string> => {
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", name, "-f", "/dev/null", ...args],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { TERM: Deno.env.get("TERM") ?? "xterm-256color" },
+    }).output();
+    const dec = new TextDecoder();
+    if (out.code !== 0) {
+      throw new Error(`tmux ${args.join(" ")} failed: ${dec.decode(out.stderr)}`);
+    }
+    return dec.decode(out.stdout);
+  };
+  // A holder session keeps the server alive between test panes.
+  await run(
+    "new-session",
+    "-d",
+    "-s",
+    "holder",
+    "-x",
+    String(opts.width ?? 120),
+    "-y",
+    String(opts.height ?? 40),
+    "sleep 100000",
+  );
+  await run("set-option", "-g", "remain-on-exit", "off");
+  return {
+    name,
+    tmux: run,
+    async waitFor(target, pred, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last = "";
+      while (Date.now() < deadline) {
+        last = await run("capture-pane", "-p", "-t", target);
+        if (pred(last)) return last;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting on ${target}; last screen:\n${last}`,
+      );
+    },
+    async [Symbol.asyncDispose]() {
+      await new Deno.Command("tmux", {
+        args: ["-L", name, "kill-server"],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).output();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The compiled approval gate (DESIGN §6): given the verdicts of ONE capture, may option 1 be
+ * answered, and with which key? Pure; the profile only describes what the screen looks like —
+ * nothing here reads a profile field, and no outcome other than "press option 1" exists.
+ */
+
+/** The verdict fields the gate reads (a subset of lib/detect's Verdicts). */
+export interface GateVerdicts {
+  live_prompt: boolean;
+  permission_prompt: boolean;
+  command: string | null;
+  file_path: string | null;
+  options: { number: number; text: string; selected: boolean }[];
+  broad_grant_option: number | null;
+  /** Un-numbered choice row (OpenCode style), when the detector reports one. */
+  choice_row?: { text: string; selected: boolean }[] | null;
+}
+
+export type RefusalReason =
+  | "orchestrator"
+  | "claimed"
+  | "no-live-prompt"
+  | "dialog"
+  | "broad-grant"
+  | "no-option-1"
+  | "prompt-changed";
+
+/** Exit code of every approve outcome (README table). */
+export const APPROVE_EXIT = {
+  approved: 0,
+  "would-approve": 0,
+  orchestrator: 10,
+  claimed: 11,
+  "no-live-prompt": 12,
+  dialog: 13,
+  "broad-grant": 14,
+  "no-option-1": 15,
+  "prompt-changed": 16,
+  unconfirmed: 17,
+} as const;
+
+export type GateResult =
+  | { ok: true; form: "digit" | "choice-row"; key: "1" | "Enter"; option: string }
+  | { ok: false; reason: RefusalReason; message: string };
+
+/** Judge one capture's verdicts. */
+export function gate(v: GateVerdicts): GateResult {
+  if (!v.live_prompt) {
+    return {
+      ok: false,
+      reason: "no-live-prompt",
+      message:
+        "no live prompt on the screen (nothing waiting, an answered or scrolled-away prompt, or prompt words quoted in output)",
+    };
+  }
+  if (!v.permission_prompt) {
+    return {
+      ok: false,
+      reason: "dialog",
+      message:
+        "the live modal is a dialog, not a permission prompt (no approval marker, command or file in it); answer it yourself",
+    };
+  }
+  const numbered = v.options.filter((o) => o.number > 0);
+  if (numbered.length > 0) {
+    const one = numbered.find((o) => o.number === 1);
+    if (!one) {
+      return {
+        ok: false,
+        reason: "no-option-1",
+        message: "the prompt's numbered options have no option 1",
+      };
+    }
+    if (v.broad_grant_option === 1) {
+      return {
+        ok: false,
+        reason: "broad-grant",
+        message:
+          `option 1 ("${one.text}") is a broad grant; pressing it would write a permanent permission rule`,
+      };
+    }
+    return { ok: true, form: "digit", key: "1", option: one.text };
+  }
+  const row = v.choice_row ?? [];
+  if (row.length > 0) {
+    if (v.broad_grant_option === 1) {
+      return {
+        ok: false,
+        reason: "broad-grant",
+        message:
+          `the first choice ("${row[0].text}") is a broad grant; confirming it would write a permanent permission rule`,
+      };
+    }
+    if (!row[0].selected) {
+      return {
+        ok: false,
+        reason: "no-option-1",
+        message:
+          `the first choice ("${row[0].text}") is not the selected one; Enter would confirm another choice`,
+      };
+    }
+    return { ok: true, form: "choice-row", key: "Enter", option: row[0].text };
+  }
+  return {
+    ok: false,
+    reason: "no-option-1",
+    message: "no option 1 found on the prompt (neither a numbered option nor a choice row)",
+  };
+}
+
+/** What identifies "the same prompt" across captures: its command, file and option texts. */
+export function fingerprint(v: GateVerdicts): string {
+  return JSON.stringify({
+    c: v.command,
+    f: v.file_path,
+    o: v.options.map((o) => [o.number, o.text.trim()]),
+    r: (v.choice_row ?? []).map((c) => c.text.trim()),
+  });
+}
+
+/** Option 1 is the selected one (numbered ❯ marker, or the first choice of a row). */
+export function optionOneSelected(v: GateVerdicts): boolean {
+  const one = v.options.find((o) => o.number === 1);
+  if (one) return one.selected;
+  const row = v.choice_row ?? [];
+  return row.length > 0 && row[0].selected;
+}

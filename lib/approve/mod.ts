@@ -1,0 +1,278 @@
+/**
+ * The gated approval (DESIGN §6). Order of business, and why:
+ *   1. orchestrator pane → refused before anything is captured (holds whatever the screen says);
+ *   2. claim the pane (one approver at a time; --dry-run only looks);
+ *   3. capture + gate (live permission prompt, option 1 rule, broad grant, dialog);
+ *   4. a FRESH capture right before the key, re-confirming the same condition on it alone and that
+ *      it is still the same prompt — the screen may change while we judged;
+ *   5. send exactly one key (the digit 1, or Enter on a choice row whose first choice is selected);
+ *   6. re-capture: if the same prompt is still live with option 1 selected, one Enter — never more.
+ * Every error before step 5 sends nothing. Keys are sent only in steps 5 and 6.
+ */
+import type { PaneCapture } from "../tmux/capture.ts";
+import { capturePane } from "../tmux/capture.ts";
+import type { PaneInfo } from "../tmux/panes.ts";
+import type { TmuxServer } from "../tmux/run.ts";
+import { sendKeys } from "../tmux/send.ts";
+import { acquireClaim, claimName, peekClaim } from "./claim.ts";
+import {
+  APPROVE_EXIT,
+  fingerprint,
+  gate,
+  type GateVerdicts,
+  optionOneSelected,
+  type RefusalReason,
+} from "./gate.ts";
+
+export { APPROVE_EXIT } from "./gate.ts";
+
+export type JudgedVerdicts = GateVerdicts & { state: string };
+
+export interface ApproveRequest {
+  server: TmuxServer;
+  pane: PaneInfo;
+  orchestrator: { is: boolean; why?: string };
+  judge: (cap: PaneCapture) => JudgedVerdicts;
+  dryRun: boolean;
+  claimDir: string;
+  socketPath: string;
+  /** How long to wait for the CLI to redraw after a key (ms). */
+  settleMs?: number;
+  pollMs?: number;
+  env?: Record<string, string | undefined>;
+}
+
+export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed";
+
+export interface ScreenSummary {
+  state: string;
+  live_prompt: boolean;
+  permission_prompt: boolean;
+  command: string | null;
+  file_path: string | null;
+  options: { number: number; text: string; selected: boolean }[];
+  broad_grant_option: number | null;
+}
+
+export interface ApproveOutcome {
+  outcome: Outcome;
+  reason: RefusalReason | null;
+  message: string;
+  exit_code: number;
+  /** Keys actually sent, in order (empty on every refusal and in --dry-run). */
+  sent: string[];
+  /** The key that would be / was pressed for option 1. */
+  key: "1" | "Enter" | null;
+  form: "digit" | "choice-row" | null;
+  option: string | null;
+  dry_run: boolean;
+  claim: string | null;
+  before: ScreenSummary | null;
+  after: (ScreenSummary & { same_prompt: boolean }) | null;
+}
+
+function summary(v: JudgedVerdicts): ScreenSummary {
+  return {
+    state: v.state,
+    live_prompt: v.live_prompt,
+    permission_prompt: v.permission_prompt,
+    command: v.command,
+    file_path: v.file_path,
+    options: v.options,
+    broad_grant_option: v.broad_grant_option,
+  };
+}
+
+function refused(
+  reason: RefusalReason,
+  message: string,
+  base: Partial<ApproveOutcome>,
+): ApproveOutcome {
+  return {
+    outcome: "refused",
+    reason,
+    message,
+    exit_code: APPROVE_EXIT[reason],
+    sent: [],
+    key: null,
+    form: null,
+    option: null,
+    dry_run: false,
+    claim: null,
+    before: null,
+    after: null,
+    ...base,
+  };
+}
+
+const TEST_HOOK = "DROVER_TEST_HOOK_BEFORE_RECONFIRM";
+
+/**
+ * Test seam: a shell command run between the gate capture and the re-confirm capture, so a test
+ * can change the screen at exactly that moment. Inert unless the variable is set.
+ */
+async function runTestHook(env: Record<string, string | undefined>): Promise<void> {
+  const hook = env[TEST_HOOK];
+  if (!hook) return;
+  await new Deno.Command("sh", {
+    args: ["-c", hook],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    signal: AbortSignal.timeout(10_000),
+  }).output().catch(() => {});
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
+  const env = req.env ?? Deno.env.toObject();
+  const settleMs = req.settleMs ?? 2_000;
+  const pollMs = req.pollMs ?? 100;
+  const base: Partial<ApproveOutcome> = { dry_run: req.dryRun };
+
+  if (req.orchestrator.is) {
+    return refused(
+      "orchestrator",
+      `pane ${req.pane.id} (${req.pane.target}) is the orchestrator${
+        req.orchestrator.why ? ` — ${req.orchestrator.why}` : ""
+      }; it never gets an approval`,
+      base,
+    );
+  }
+
+  const name = claimName(req.socketPath, req.pane.id);
+  if (req.dryRun) {
+    const peek = await peekClaim(req.claimDir, name);
+    base.claim = peek.path;
+    if (peek.held) {
+      return refused(
+        "claimed",
+        `pane ${req.pane.id} is claimed by another approver (${peek.holder || "unknown"}, ${
+          Math.round(peek.ageMs / 1000)
+        }s old, ${peek.path})`,
+        base,
+      );
+    }
+    const cap = await capturePane(req.server, req.pane.id, { styled: true });
+    const v = req.judge(cap);
+    base.before = summary(v);
+    const g = gate(v);
+    if (!g.ok) return refused(g.reason, g.message, base);
+    return {
+      outcome: "would-approve",
+      reason: null,
+      message: `would press ${g.key === "1" ? "1" : "Enter"} (option 1: "${g.option}")`,
+      exit_code: APPROVE_EXIT["would-approve"],
+      sent: [],
+      key: g.key,
+      form: g.form,
+      option: g.option,
+      dry_run: true,
+      claim: peek.path,
+      before: base.before,
+      after: null,
+    };
+  }
+
+  const claim = await acquireClaim(req.claimDir, name);
+  if (!claim.ok) {
+    return refused(
+      "claimed",
+      `pane ${req.pane.id} is claimed by another approver (${claim.holder || "unknown"}, ${
+        Math.round(claim.ageMs / 1000)
+      }s old, ${claim.path}); no keys sent`,
+      { ...base, claim: claim.path },
+    );
+  }
+  base.claim = claim.claim.path;
+  try {
+    const first = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+    base.before = summary(first);
+    const g1 = gate(first);
+    if (!g1.ok) return refused(g1.reason, `${g1.message}; no keys sent`, base);
+
+    await runTestHook(env);
+
+    // The fresh capture the key is sent on: the condition is re-confirmed on it alone.
+    const fresh = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+    const g2 = gate(fresh);
+    if (!g2.ok || fingerprint(fresh) !== fingerprint(first) || g2.key !== g1.key) {
+      return refused(
+        "prompt-changed",
+        `the prompt changed or cleared between the gate capture and the send (now: ${fresh.state}${
+          g2.ok ? ", a different prompt" : `, ${g2.reason}`
+        }); no keys sent`,
+        { ...base, after: { ...summary(fresh), same_prompt: false } },
+      );
+    }
+
+    const sent: string[] = [g2.key];
+    await sendKeys(req.server, req.pane.id, [g2.key]);
+    const fp = fingerprint(fresh);
+
+    const settle = async (): Promise<JudgedVerdicts | null> => {
+      const deadline = Date.now() + settleMs;
+      let last: JudgedVerdicts | null = null;
+      for (;;) {
+        await sleep(pollMs);
+        try {
+          last = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+        } catch {
+          return null;
+        }
+        const same = last.live_prompt && last.permission_prompt && fingerprint(last) === fp;
+        if (!same || Date.now() >= deadline) return last;
+      }
+    };
+    const stillSame = (v: JudgedVerdicts | null) =>
+      v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
+
+    let after = await settle();
+    if (stillSame(after) && optionOneSelected(after!)) {
+      sent.push("Enter");
+      await sendKeys(req.server, req.pane.id, ["Enter"]);
+      after = await settle();
+    }
+    const afterSummary = after === null
+      ? null
+      : { ...summary(after), same_prompt: stillSame(after) };
+    const done = {
+      sent,
+      key: g2.key,
+      form: g2.form,
+      option: g2.option,
+      dry_run: false,
+      claim: claim.claim.path,
+      before: base.before,
+      after: afterSummary,
+      reason: null,
+    };
+    if (after === null) {
+      return {
+        ...done,
+        outcome: "unconfirmed",
+        message: `sent ${sent.join(" + ")}; the pane could not be captured afterwards`,
+        exit_code: APPROVE_EXIT.unconfirmed,
+      };
+    }
+    if (stillSame(after)) {
+      return {
+        ...done,
+        outcome: "unconfirmed",
+        message: `sent ${
+          sent.join(" + ")
+        }; the same prompt is still live (not retried — look at the pane)`,
+        exit_code: APPROVE_EXIT.unconfirmed,
+      };
+    }
+    return {
+      ...done,
+      outcome: "approved",
+      message: `approved option 1 ("${g2.option}") with ${sent.join(" + ")}; the prompt is gone (${after.state})`,
+      exit_code: APPROVE_EXIT.approved,
+    };
+  } finally {
+    await claim.claim.release();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `drover capture TARGET [--lines N]`: the capture drover judges (visible screen, wrapped lines
+ * joined), optionally with N lines of scrollback above it.
+ */
+import type { Command } from "../deps/cli.ts";
+import { loadConfig } from "../config/load.ts";
+import { invalidArgument } from "../errors.ts";
+import { viewTarget } from "../identify/context.ts";
+import { capturePane, type PaneCapture } from "../tmux/capture.ts";
+import { selectServer } from "../tmux/server.ts";
+import type { PaneView } from "../identify/context.ts";
+import { type GlobalOptions, printable } from "./output.ts";
+import { run } from "./context.ts";
+
+export interface CaptureData {
+  pane_id: string;
+  target: string;
+  cli: string;
+  cli_source: string;
+  size: string;
+  history_lines: number;
+  plain: string;
+  styled: string;
+}
+
+function parseLines(v: string | undefined): number {
+  if (v === undefined) return 0;
+  if (!/^[0-9]+$/.test(v) || Number(v) > 100_000) {
+    throw invalidArgument(`--lines must be a whole number from 0 to 100000 (got "${v}")`);
+  }
+  return Number(v);
+}
+
+/** Shared by capture's extensions (e.g. saving a screen for `profile test`). */
+export async function captureTarget(
+  g: GlobalOptions,
+  target: string,
+  opts: { lines?: string; cli?: string },
+): Promise<{ view: PaneView; cap: PaneCapture; data: CaptureData }> {
+  const lines = parseLines(opts.lines);
+  const config = await loadConfig(g.config ? { path: g.config } : {});
+  const server = selectServer(g);
+  const view = await viewTarget(server, config, target, { cliFlag: opts.cli });
+  const cap = await capturePane(server, view.pane.id, { styled: true, history: lines });
+  const data: CaptureData = {
+    pane_id: view.pane.id,
+    target: view.pane.target,
+    cli: view.identified.cli,
+    cli_source: view.identified.source,
+    size: `${view.pane.width}x${view.pane.height}`,
+    history_lines: lines,
+    plain: cap.plain,
+    styled: cap.styled ?? "",
+  };
+  return { view, cap, data };
+}
+
+export function register(program: Command): void {
+  program
+    .command("capture")
+    .description("print the capture drover would judge for a pane (visible screen, -J)")
+    .argument("<target>", "pane: %id or session:window.pane")
+    .option("--lines <n>", "also include up to N lines of scrollback above the screen", undefined)
+    .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
+    .action(async (target: string, _o: unknown, cmd: Command) => {
+      const o = cmd.opts() as { lines?: string; cli?: string };
+      await run(cmd, "drover.capture.v1", async (g) => {
+        const { data } = await captureTarget(g, target, o);
+        // The screen as captured; output.ts escapes control characters, the newlines stay.
+        return { data, human: printable(data.plain.replace(/\n$/, "")) };
+      });
+    });
+}

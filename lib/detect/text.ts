@@ -1,0 +1,147 @@
+/**
+ * Capture text primitives shared by the detectors: line splitting, ANSI removal, decoration
+ * stripping and reading SGR attributes of a styled (`capture-pane -e`) line.
+ */
+import { MAX_MATCH_LINE } from "../profile/regex.ts";
+
+/** Captures longer than this many lines are judged on their last lines only. */
+export const MAX_LINES = 2000;
+
+// CSI … final byte, OSC … BEL/ST, DCS/PM/APC … ST, and two-byte ESC sequences.
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[P^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])/g;
+
+export function stripAnsi(s: string): string {
+  return s.indexOf("\x1b") < 0 ? s : s.replace(ANSI, "");
+}
+
+/**
+ * Lines as the terminal shows them: ANSI removed, `\r` dropped, no trailing empty element for a
+ * final newline, each line bounded, at most MAX_LINES (the last ones).
+ */
+export function captureLines(raw: string): string[] {
+  let text = stripAnsi(raw);
+  if (text.indexOf("\r") >= 0) text = text.replace(/\r/g, "");
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const kept = lines.length > MAX_LINES ? lines.slice(lines.length - MAX_LINES) : lines;
+  for (let i = 0; i < kept.length; i++) {
+    if (kept[i].length > MAX_MATCH_LINE) kept[i] = kept[i].slice(0, MAX_MATCH_LINE);
+  }
+  return kept;
+}
+
+/** Styled lines keep their escapes; only `\r` and the final newline go. */
+export function styledLines(raw: string): string[] {
+  const lines = raw.replace(/\r/g, "").split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.length > MAX_LINES ? lines.slice(lines.length - MAX_LINES) : lines;
+}
+
+/** Box and bullet glyphs a TUI draws in front of content (DESIGN §5). A bare `>` is not one. */
+export const DECORATION = "│─╭╮╰╯├┤┐└┘┌⎿❯●•*·›";
+const DECORATION_SET = new Set([...DECORATION]);
+
+const WS = /\s/;
+
+export function isBlank(line: string): boolean {
+  return line.trim() === "";
+}
+
+/** Drop leading whitespace and decoration glyphs, then trailing whitespace. */
+export function stripDecoration(line: string): string {
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i];
+    if (WS.test(c) || DECORATION_SET.has(c)) i++;
+    else break;
+  }
+  return line.slice(i).trimEnd();
+}
+
+const TRAILING_BOX = /[\s│┃║]+$/;
+
+/** strip_decoration plus a trailing box border: the content of a line drawn inside a box. */
+export function contentOf(line: string): string {
+  return stripDecoration(line).replace(TRAILING_BOX, "");
+}
+
+/** A horizontal rule: a line made only of ─-like glyphs (TUIs draw one around the input line). */
+export function isRule(line: string): boolean {
+  const t = line.trim();
+  return t.length >= 3 && /^[─━═╌┄-]+$/.test(t) && /[─━═╌┄]/.test(t);
+}
+
+export interface StyledChar {
+  ch: string;
+  dim: boolean;
+  inverse: boolean;
+  /** Foreground as a comparable key: "d" default, "p<n>" palette, "rgb(r,g,b)". */
+  fg: string;
+}
+
+/** Walk a styled line and report each visible character with its SGR state. */
+export function styledChars(line: string): StyledChar[] {
+  const out: StyledChar[] = [];
+  let dim = false, inverse = false, fg = "d";
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i];
+    if (c === "\x1b") {
+      const m = /^\x1b\[([0-9;:]*)m/.exec(line.slice(i, i + 64));
+      if (m) {
+        const ps = m[1] === "" ? [0] : m[1].split(/[;:]/).map((x) => Number(x) || 0);
+        for (let k = 0; k < ps.length; k++) {
+          const p = ps[k];
+          if (p === 0) {
+            dim = false;
+            inverse = false;
+            fg = "d";
+          } else if (p === 2) dim = true;
+          else if (p === 22) dim = false;
+          else if (p === 7) inverse = true;
+          else if (p === 27) inverse = false;
+          else if (p >= 30 && p <= 37) fg = `p${p - 30}`;
+          else if (p >= 90 && p <= 97) fg = `p${p - 90 + 8}`;
+          else if (p === 39) fg = "d";
+          else if (p === 38 && ps[k + 1] === 5) {
+            fg = `p${ps[k + 2] ?? 0}`;
+            k += 2;
+          } else if (p === 38 && ps[k + 1] === 2) {
+            fg = `rgb(${ps[k + 2] ?? 0},${ps[k + 3] ?? 0},${ps[k + 4] ?? 0})`;
+            k += 4;
+          } else if (p === 48 && (ps[k + 1] === 5 || ps[k + 1] === 2)) {
+            k += ps[k + 1] === 5 ? 2 : 4;
+          }
+        }
+        i += m[0].length;
+        continue;
+      }
+      const other = stripAnsi(line.slice(i, i + 256));
+      const consumed = line.slice(i, i + 256).length - other.length;
+      i += consumed > 0 ? consumed : 1;
+      continue;
+    }
+    const cp = line.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    out.push({ ch, dim, inverse, fg });
+    i += ch.length;
+  }
+  return out;
+}
+
+/** A foreground that reads as grey/dim: palette 8, 240-250ish greys, or an unsaturated mid RGB. */
+export function isGreyFg(fg: string): boolean {
+  if (fg === "p8" || fg === "p7") return true;
+  const p = /^p(\d+)$/.exec(fg);
+  if (p) {
+    const n = Number(p[1]);
+    return n >= 237 && n <= 250;
+  }
+  const m = /^rgb\((\d+),(\d+),(\d+)\)$/.exec(fg);
+  if (m) {
+    const [r, g, b] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    return Math.max(r, g, b) - Math.min(r, g, b) <= 24 && r >= 90 && r <= 190;
+  }
+  return false;
+}

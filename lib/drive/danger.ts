@@ -1,0 +1,527 @@
+/**
+ * The drive loop's command judgement: compiled danger rules, then the configured allowlist.
+ *
+ * Danger rules are compiled on purpose: a profile or config file can be written by the agents
+ * being supervised, so nothing in configuration may switch a rule off or narrow it. They are
+ * deliberately over-eager (a dangerous program name anywhere among the words counts, wrappers like
+ * `env`, `xargs`, `find -exec`, `bash -c` are seen through): a false alarm costs an escalation to a
+ * human, a miss could cost a machine.
+ *
+ * The allowlist is stricter still: every simple command of the line must start with the words of
+ * an allowlist entry, and the line must hold nothing whose effect is not literal (substitutions,
+ * expansions, assignments in front of the command, output redirections, compound syntax).
+ */
+import { baseName, isAssignment, parseShell, type Segment } from "./shell_words.ts";
+
+export type DangerRule =
+  | "privilege-escalation"
+  | "recursive-delete"
+  | "git-force-push"
+  | "git-history-loss"
+  | "recursive-permission-change"
+  | "root-permission-change"
+  | "disk-write"
+  | "disk-format"
+  | "device-write"
+  | "system-write"
+  | "pipe-to-interpreter"
+  | "remote-code"
+  | "system-power"
+  | "kill-processes"
+  | "tmux-kill"
+  | "crontab-remove"
+  | "fork-bomb"
+  | "nesting-too-deep";
+
+export interface Danger {
+  rule: DangerRule;
+  /** The words (or text) that triggered it, for the escalation message. */
+  detail: string;
+}
+
+export type CommandVerdict =
+  | { decision: "allow"; matched: string[] }
+  | { decision: "danger"; rule: DangerRule; detail: string }
+  | { decision: "unlisted"; reason: string };
+
+const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"]);
+const SHELLS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "fish",
+  "csh",
+  "tcsh",
+  "ash",
+  "busybox",
+]);
+const INTERPRETERS = new Set([
+  ...SHELLS,
+  "python",
+  "python2",
+  "python3",
+  "perl",
+  "ruby",
+  "node",
+  "nodejs",
+  "php",
+  "deno",
+  "bun",
+  "lua",
+  "tclsh",
+  "Rscript",
+  "osascript",
+]);
+const FORMAT = /^(mkfs(\..+)?|mke2fs|mkswap|mkntfs|mkdosfs|wipefs|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|blkdiscard|shred)$/;
+const POWER = new Set(["shutdown", "reboot", "halt", "poweroff", "telinit"]);
+const KILLERS = new Set(["kill", "pkill", "killall", "killall5", "skill", "slay"]);
+/** Programs that run their argument words (or one string) as a command. */
+const WRAPPERS = new Set([
+  "env",
+  "nohup",
+  "nice",
+  "ionice",
+  "timeout",
+  "stdbuf",
+  "setsid",
+  "exec",
+  "command",
+  "builtin",
+  "time",
+  "xargs",
+  "unbuffer",
+  "chrt",
+  "taskset",
+  "flock",
+  "strace",
+  "ltrace",
+  "watch",
+  "caffeinate",
+  "chroot",
+  "sg",
+  ...PRIVILEGE,
+]);
+const REMOTE_FETCH = /\b(curl|wget|fetch|aria2c|nc|ncat|socat|http|httpie|lwp-request)\b/;
+const SAFE_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/[0-9]+|pts\/[0-9]+)$/;
+const SYSTEM_DIRS =
+  /^\/(etc|boot|bin|sbin|usr|lib|lib32|lib64|libx32|proc|sys|root|var\/lib|var\/spool|System|Library|private\/etc)(\/|$)/;
+
+/** Collapse "//", "/./" and "a/../" lexically; keeps relative paths relative. */
+export function normalizePath(p: string): string {
+  const abs = p.startsWith("/");
+  const out: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+      else if (!abs) out.push("..");
+      continue;
+    }
+    out.push(part);
+  }
+  return (abs ? "/" : "") + out.join("/");
+}
+
+/**
+ * A scratch location a recursive delete may target: strictly inside /tmp or /var/tmp, with a named
+ * first component (so neither "/tmp" nor "/tmp/*" qualifies), written literally.
+ */
+export function isScratchPath(word: string, dynamic: boolean): boolean {
+  if (dynamic) return false;
+  if (word.includes("..")) return false;
+  const n = normalizePath(word);
+  const m = /^\/(?:var\/)?tmp\/([^/]+)/.exec(n);
+  if (!m) return false;
+  return !/^[*?[\]]+$/.test(m[1]) && !/^\.+$/.test(m[1]);
+}
+
+function isDevicePath(p: string): boolean {
+  const n = normalizePath(p);
+  return n.startsWith("/dev/") && !SAFE_DEVICES.test(n);
+}
+
+function isSystemPath(p: string): boolean {
+  return SYSTEM_DIRS.test(normalizePath(p));
+}
+
+/** Split a word into its option letters if it is a short-option cluster ("-rf" → "rf"). */
+function shortFlags(w: string): string {
+  return /^-[A-Za-z]+$/.test(w) ? w.slice(1) : "";
+}
+
+/** Index of the word that names the program a segment runs, seeing through assignments/wrappers. */
+export function commandIndex(words: readonly string[]): number {
+  let i = 0;
+  while (i < words.length && isAssignment(words[i])) i++;
+  while (i < words.length && WRAPPERS.has(baseName(words[i]))) {
+    const w = baseName(words[i]);
+    i++;
+    while (i < words.length) {
+      const x = words[i];
+      if (x === "--") {
+        i++;
+        break;
+      }
+      if (x.startsWith("-") || isAssignment(x)) {
+        i++;
+        // options that take a value as the next word
+        if (/^-(n|c|s|u|g|o|e|i|p|k|l|L|P|I|d|E)$/.test(x) && i < words.length) i++;
+        continue;
+      }
+      // timeout DURATION, nice/chrt/taskset numbers, flock FILE
+      if ((w === "timeout" || w === "chrt" || w === "taskset") && /^[0-9.]+[a-z]*$/.test(x)) {
+        i++;
+        continue;
+      }
+      if (w === "flock" || w === "chroot" || w === "sg") {
+        i++;
+        continue;
+      }
+      break;
+    }
+  }
+  return i;
+}
+
+function rmDanger(args: readonly string[], dyn: readonly boolean[]): Danger | undefined {
+  let recursive = false;
+  const targets: { w: string; d: boolean }[] = [];
+  let opts = true;
+  args.forEach((a, k) => {
+    if (opts && a === "--") {
+      opts = false;
+      return;
+    }
+    if (opts && a.startsWith("--")) {
+      if (a === "--recursive") recursive = true;
+      return;
+    }
+    if (opts && a.startsWith("-") && a.length > 1) {
+      if (/[rR]/.test(shortFlags(a) || a.slice(1))) recursive = true;
+      return;
+    }
+    targets.push({ w: a, d: dyn[k] ?? false });
+  });
+  if (!recursive) return undefined;
+  const bad = targets.filter((t) => !isScratchPath(t.w, t.d));
+  if (targets.length === 0 || bad.length > 0) {
+    return {
+      rule: "recursive-delete",
+      detail: `rm ${args.join(" ")}`.trim(),
+    };
+  }
+  return undefined;
+}
+
+function findDeleteDanger(args: readonly string[], dyn: readonly boolean[]): Danger | undefined {
+  if (!args.includes("-delete")) return undefined;
+  const roots: { w: string; d: boolean }[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a.startsWith("-") || a === "(" || a === "!") break;
+    roots.push({ w: a, d: dyn[k] ?? false });
+  }
+  if (roots.length === 0 || roots.some((r) => !isScratchPath(r.w, r.d))) {
+    return { rule: "recursive-delete", detail: `find ${args.join(" ")}` };
+  }
+  return undefined;
+}
+
+const GIT_VALUE_OPTS = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+  "--exec-path",
+]);
+
+function gitDanger(args: readonly string[]): Danger | undefined {
+  let k = 0;
+  while (k < args.length && args[k].startsWith("-")) {
+    if (GIT_VALUE_OPTS.has(args[k])) k++;
+    k++;
+  }
+  const sub = args[k];
+  const rest = args.slice(k + 1);
+  const detail = `git ${args.join(" ")}`;
+  const has = (...xs: string[]) => rest.some((r) => xs.includes(r));
+  const cluster = (letters: RegExp) => rest.some((r) => letters.test(shortFlags(r)));
+  switch (sub) {
+    case "push": {
+      const force = rest.some((r) =>
+        r === "--force" || r.startsWith("--force-with-lease") || r === "--force-if-includes" ||
+        r === "--mirror" || r === "--delete" || r === "--prune" ||
+        (!r.startsWith("-") && (r.startsWith("+") || r.startsWith(":")))
+      ) || cluster(/[fd]/);
+      return force ? { rule: "git-force-push", detail } : undefined;
+    }
+    case "reset":
+      return has("--hard", "--merge", "--keep") ? { rule: "git-history-loss", detail } : undefined;
+    case "clean":
+      return has("--force") || cluster(/f/) ? { rule: "git-history-loss", detail } : undefined;
+    case "branch":
+      return cluster(/D/) || (has("--delete", "-d") && (has("--force") || cluster(/f/))) ||
+          has("--force") && has("-m", "-M", "--move")
+        ? { rule: "git-history-loss", detail }
+        : undefined;
+    case "checkout":
+    case "switch":
+      return has("--force", ".", "--discard-changes") || cluster(/f/)
+        ? { rule: "git-history-loss", detail }
+        : undefined;
+    case "restore":
+      return has(".", ":/") ? { rule: "git-history-loss", detail } : undefined;
+    case "stash":
+      return has("clear", "drop") ? { rule: "git-history-loss", detail } : undefined;
+    case "filter-branch":
+    case "filter-repo":
+      return { rule: "git-history-loss", detail };
+    case "reflog":
+      return has("expire", "delete") ? { rule: "git-history-loss", detail } : undefined;
+    case "update-ref":
+      return has("-d", "--stdin") ? { rule: "git-history-loss", detail } : undefined;
+    case "worktree":
+      return has("remove", "prune") && (has("--force") || cluster(/f/))
+        ? { rule: "git-history-loss", detail }
+        : undefined;
+    case "gc":
+      return rest.some((r) => r.startsWith("--prune")) ? { rule: "git-history-loss", detail } : undefined;
+  }
+  return undefined;
+}
+
+function permDanger(prog: string, args: readonly string[]): Danger | undefined {
+  const detail = `${prog} ${args.join(" ")}`;
+  if (args.some((a) => a === "--recursive" || /R/.test(shortFlags(a)))) {
+    return { rule: "recursive-permission-change", detail };
+  }
+  if (args.some((a) => !a.startsWith("-") && (normalizePath(a) === "/" || isSystemPath(a)))) {
+    return { rule: "root-permission-change", detail };
+  }
+  return undefined;
+}
+
+/** Rules that apply wherever a program's name appears among a segment's words. */
+function wordDanger(seg: Segment, depth: number): Danger | undefined {
+  const { words, dynamic } = seg;
+  for (let i = 0; i < words.length; i++) {
+    const prog = baseName(words[i]);
+    const args = words.slice(i + 1);
+    const dyn = dynamic.slice(i + 1);
+    if (PRIVILEGE.has(prog)) return { rule: "privilege-escalation", detail: words.join(" ") };
+    if (prog === "rm") {
+      const d = rmDanger(args, dyn);
+      if (d) return d;
+    }
+    if (prog === "find") {
+      const d = findDeleteDanger(args, dyn);
+      if (d) return d;
+    }
+    if (prog === "git") {
+      const d = gitDanger(args);
+      if (d) return d;
+    }
+    if (prog === "chmod" || prog === "chown" || prog === "chgrp" || prog === "setfacl") {
+      const d = permDanger(prog, args);
+      if (d) return d;
+    }
+    if (prog === "dd") {
+      const of = args.find((a) => a.startsWith("of="));
+      if (of && (isDevicePath(of.slice(3)) || isSystemPath(of.slice(3)))) {
+        return { rule: "disk-write", detail: words.slice(i).join(" ") };
+      }
+    }
+    if (FORMAT.test(prog)) return { rule: "disk-format", detail: words.slice(i).join(" ") };
+    if (
+      prog === "tee" || prog === "cp" || prog === "mv" || prog === "install" || prog === "ln" ||
+      prog === "truncate" || prog === "rsync"
+    ) {
+      const hit = args.find((a) => !a.startsWith("-") && (isDevicePath(a) || isSystemPath(a)));
+      if (hit) {
+        return {
+          rule: isDevicePath(hit) ? "device-write" : "system-write",
+          detail: words.slice(i).join(" "),
+        };
+      }
+    }
+    if (POWER.has(prog) || (prog === "init" && /^[06sS]$/.test(args[0] ?? ""))) {
+      return { rule: "system-power", detail: words.slice(i).join(" ") };
+    }
+    if (
+      prog === "systemctl" &&
+      args.some((a) => /^(poweroff|reboot|halt|kexec|rescue|emergency|suspend|hibernate)$/.test(a))
+    ) {
+      return { rule: "system-power", detail: words.slice(i).join(" ") };
+    }
+    if (prog === "tmux" && args.some((a) => /^kill-/.test(a))) {
+      return { rule: "tmux-kill", detail: words.slice(i).join(" ") };
+    }
+    if (prog === "crontab" && args.some((a) => /r/.test(shortFlags(a)))) {
+      return { rule: "crontab-remove", detail: words.slice(i).join(" ") };
+    }
+    // Programs that run a string as a command: judge the string as well.
+    if (SHELLS.has(prog) || prog === "su" || prog === "runuser") {
+      const c = args.findIndex((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a) || a === "--command");
+      if (c >= 0 && args[c + 1] !== undefined) {
+        const d = dangerAt(args[c + 1], depth + 1);
+        if (d) return d;
+      }
+    }
+    if (prog === "eval" || prog === "ssh" || prog === "watch" || prog === "parallel") {
+      const d = dangerAt(args.filter((a) => !a.startsWith("-")).join(" "), depth + 1);
+      if (d) return d;
+    }
+    if (prog === "env") {
+      const s = args.findIndex((a) => a === "-S" || a === "--split-string");
+      if (s >= 0 && args[s + 1] !== undefined) {
+        const d = dangerAt(args[s + 1], depth + 1);
+        if (d) return d;
+      }
+      const inline = args.find((a) => a.startsWith("-S") && a.length > 2);
+      if (inline) {
+        const d = dangerAt(inline.slice(2), depth + 1);
+        if (d) return d;
+      }
+    }
+  }
+  const ci = commandIndex(words);
+  const cmd = words[ci] === undefined ? "" : baseName(words[ci]);
+  if (KILLERS.has(cmd)) return { rule: "kill-processes", detail: words.slice(ci).join(" ") };
+  // Running a downloaded script: `bash <(curl …)`, `sh -c "$(wget …)"`, `eval "$(curl …)"`.
+  if (
+    (INTERPRETERS.has(cmd) || cmd === "eval" || cmd === "source" || cmd === ".") &&
+    words.some((w, k) => dynamic[k] && REMOTE_FETCH.test(w))
+  ) {
+    return { rule: "remote-code", detail: words.slice(ci).join(" ") };
+  }
+  for (const r of seg.redirects) {
+    if (!r.op.includes(">") || r.target === "") continue;
+    if (isDevicePath(r.target)) return { rule: "device-write", detail: `${r.op} ${r.target}` };
+    if (isSystemPath(r.target)) return { rule: "system-write", detail: `${r.op} ${r.target}` };
+  }
+  return undefined;
+}
+
+/** Crude text checks used only when the line cannot be parsed to the end. */
+const RAW_RULES: [RegExp, DangerRule][] = [
+  [/\b(sudo|doas|pkexec)\b/, "privilege-escalation"],
+  [/\brm\s+(-[A-Za-z]*[rR]|--recursive)/, "recursive-delete"],
+  [/\bgit\b.*\bpush\b.*(\s-[A-Za-z]*f|--force|--mirror|--delete|\s\+)/, "git-force-push"],
+  [/\bgit\b.*\breset\b.*--hard/, "git-history-loss"],
+  [/\bmkfs|\bwipefs\b|\bshred\b/, "disk-format"],
+  [/\bdd\b.*\bof=\/dev\//, "disk-write"],
+  [/>\s*\/dev\/(?!null\b)/, "device-write"],
+  [/\|\s*(sudo\s+)?(ba|z|da|k|fi)?sh\b|\|\s*(python3?|perl|ruby|node)\b/, "pipe-to-interpreter"],
+  [/\bch(mod|own|grp)\s+(-[A-Za-z]*R|--recursive)/, "recursive-permission-change"],
+  [/\btmux\b.*\bkill-/, "tmux-kill"],
+];
+
+const FORK_BOMB = /\(\)\s*\{[^}]*\|[^}]*&/;
+
+function dangerAt(text: string, depth: number): Danger | undefined {
+  if (depth > 8) return { rule: "nesting-too-deep", detail: text.slice(0, 80) };
+  if (FORK_BOMB.test(text)) return { rule: "fork-bomb", detail: text.slice(0, 80) };
+  const p = parseShell(text);
+  for (let s = 0; s < p.segments.length; s++) {
+    const seg = p.segments[s];
+    const d = wordDanger(seg, depth);
+    if (d) return d;
+    // `… | sh`: whatever came down the pipe is executed.
+    if (seg.joinedBy === "|" || seg.joinedBy === "|&") {
+      const ci = commandIndex(seg.words);
+      const prog = seg.words[ci] === undefined ? "" : baseName(seg.words[ci]);
+      const fileArg = seg.words.slice(ci + 1).some((w) => !w.startsWith("-"));
+      if (INTERPRETERS.has(prog) && (!fileArg || seg.words.slice(ci + 1).includes("-"))) {
+        return { rule: "pipe-to-interpreter", detail: seg.words.join(" ") };
+      }
+      if (prog === "xargs" || ci < seg.words.length && WRAPPERS.has(baseName(seg.words[0]))) {
+        // xargs sh / xargs bash feed stdin into an interpreter too
+        if (seg.words.some((w) => INTERPRETERS.has(baseName(w)))) {
+          return { rule: "pipe-to-interpreter", detail: seg.words.join(" ") };
+        }
+      }
+    }
+  }
+  for (const body of p.nested) {
+    const d = dangerAt(body, depth + 1);
+    if (d) return d;
+  }
+  if (p.error) {
+    for (const [re, rule] of RAW_RULES) {
+      if (re.test(text)) return { rule, detail: text.slice(0, 120) };
+    }
+  }
+  return undefined;
+}
+
+/** The first compiled danger rule the command trips, if any. */
+export function findDanger(command: string): Danger | undefined {
+  return dangerAt(command, 0);
+}
+
+/** Features a command may have and still be allowlisted. */
+const TOLERATED = new Set(["glob"]);
+const JOINS = new Set(["", ";", "\n", "&&", "||", "|"]);
+
+function isHarmlessRedirect(op: string, target: string, dynamic: boolean): boolean {
+  if (target === "" && /&[0-9]+$/.test(op)) return true; // 2>&1, >&2
+  if (dynamic) return false;
+  if (op.includes(">")) return normalizePath(target) === "/dev/null";
+  return /^[0-9]*<$/.test(op); // reading a file
+}
+
+/** Normalise an allowlist entry into its words (entries are plain command prefixes). */
+export function entryWords(entry: string): string[] {
+  return entry.trim().split(/\s+/).filter((w) => w !== "");
+}
+
+/**
+ * Judge a prompt's command: compiled danger rules first (no configuration overrides them), then
+ * the allowlist of command prefixes. Only "allow" may lead to an approval.
+ */
+export function classifyCommand(command: string, allow: readonly string[]): CommandVerdict {
+  const text = command.trim();
+  if (text === "") return { decision: "unlisted", reason: "the prompt shows no command" };
+  const danger = findDanger(text);
+  if (danger) return { decision: "danger", rule: danger.rule, detail: danger.detail };
+  const entries = allow.map(entryWords).filter((e) => e.length > 0);
+  if (entries.length === 0) return { decision: "unlisted", reason: "the allowlist is empty" };
+  const p = parseShell(text);
+  if (p.error) return { decision: "unlisted", reason: `cannot read the command (${p.error})` };
+  const blocking = [...p.features].filter((f) => !TOLERATED.has(f));
+  if (blocking.length > 0) {
+    return { decision: "unlisted", reason: `the command uses ${blocking.sort().join(", ")}` };
+  }
+  if (p.segments.length === 0) return { decision: "unlisted", reason: "the prompt shows no command" };
+  const matched: string[] = [];
+  for (const seg of p.segments) {
+    if (!JOINS.has(seg.joinedBy)) {
+      return { decision: "unlisted", reason: `the command is joined by "${seg.joinedBy}"` };
+    }
+    const bad = seg.redirects.find((r) => !isHarmlessRedirect(r.op, r.target, r.dynamic));
+    if (bad) {
+      return {
+        decision: "unlisted",
+        reason: `the command redirects ${bad.op} ${bad.target}`.trim(),
+      };
+    }
+    const hit = entries.find((e) =>
+      e.length <= seg.words.length &&
+      e.every((w, k) => seg.words[k] === w && !seg.dynamic[k] && !seg.glob[k])
+    );
+    if (!hit) {
+      return {
+        decision: "unlisted",
+        reason: `"${seg.words.join(" ")}" matches no allowlist entry`,
+      };
+    }
+    matched.push(hit.join(" "));
+  }
+  return { decision: "allow", matched };
+}

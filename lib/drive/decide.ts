@@ -1,0 +1,218 @@
+/**
+ * The drive loop's judgement for one pane on one capture: a pure function of the verdicts, the
+ * remembered state and the clock. It only says what to do; the runner re-confirms every action on
+ * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
+ */
+import { classifyCommand } from "./danger.ts";
+import type { EscalationReason, PaneRef } from "./events.ts";
+import type { DriveState } from "./state.ts";
+
+/** The detector verdicts the loop reads (a subset of lib/detect's, by the §7 field names). */
+export interface DriveVerdicts {
+  state: string;
+  live_prompt: boolean;
+  permission_prompt: boolean;
+  mid_response: boolean;
+  input_box: string | null;
+  command: string | null;
+  file_path: string | null;
+  /** The line that says the CLI cannot serve (quota, auth …), or null. */
+  cli_unavailable: string | null;
+}
+
+// deno-lint-ignore no-explicit-any
+type Loose = any;
+
+/** Read lib/detect's verdicts defensively: a missing field is "not seen", never a crash. */
+export function toDriveVerdicts(raw: unknown): DriveVerdicts {
+  const v = (raw ?? {}) as Loose;
+  const str = (x: unknown): string | null => typeof x === "string" && x.trim() !== "" ? x : null;
+  let unavailable: string | null = null;
+  if (typeof v.cli_unavailable === "string") unavailable = str(v.cli_unavailable);
+  else if (v.cli_unavailable === true) unavailable = "(cli unavailable)";
+  else if (v.cli_unavailable && typeof v.cli_unavailable === "object") {
+    unavailable = str(v.cli_unavailable.line) ?? str(v.cli_unavailable.text) ?? "(cli unavailable)";
+  }
+  return {
+    state: typeof v.state === "string" ? v.state : "unknown",
+    live_prompt: v.live_prompt === true,
+    permission_prompt: v.permission_prompt === true,
+    mid_response: v.mid_response === true,
+    input_box: str(v.input_box),
+    command: str(v.command),
+    file_path: str(v.file_path),
+    cli_unavailable: unavailable,
+  };
+}
+
+export interface DriveSettings {
+  approve: "none" | "allowlist";
+  allow: readonly string[];
+  dedupWindowMs: number;
+  nudge?: string;
+  nudgeEveryMs?: number;
+}
+
+export type PanePlan =
+  | { kind: "nothing"; why: string }
+  | { kind: "confirm-unavailable"; line: string }
+  | {
+    kind: "escalate";
+    reason: EscalationReason;
+    key: string;
+    message: string;
+    verdict?: string;
+    command?: string | null;
+    file_path?: string | null;
+    text?: string;
+  }
+  | { kind: "approve"; command: string; matched: string[] }
+  | { kind: "submit"; text: string }
+  | { kind: "nudge"; text: string };
+
+/** Typed input waiting to be sent: input in the box, not mid-response, no live prompt. */
+export function strandedText(v: DriveVerdicts): string | null {
+  if (v.cli_unavailable !== null || v.live_prompt || v.mid_response) return null;
+  const t = v.input_box?.trim() ?? "";
+  return t === "" ? null : t;
+}
+
+/** An orchestrator that may be nudged: idle, empty input box, nothing live, not busy. */
+export function idleForNudge(v: DriveVerdicts): boolean {
+  return v.state === "idle" && !v.live_prompt && !v.mid_response && v.cli_unavailable === null &&
+    (v.input_box?.trim() ?? "") === "";
+}
+
+/** Text still sitting in the input box after a submit (a wrapped box may show only its start). */
+export function stillInBox(box: string | null, text: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+  const b = norm(box ?? "");
+  const t = norm(text);
+  if (b === "" || t === "") return false;
+  return b === t || t.startsWith(b) || b.startsWith(t) || t.includes(b);
+}
+
+/** Keep the remembered timers in step with what the pane shows now (pure state upkeep). */
+export function observe(st: DriveState, pane: PaneRef, v: DriveVerdicts, now: number): void {
+  const mem = st.panes[pane.id];
+  if (mem?.submitted && strandedText(v) !== mem.submitted.text) delete mem.submitted;
+  if (pane.role === "orchestrator") {
+    if (idleForNudge(v)) st.orchestrator.idleSince ??= now;
+    else delete st.orchestrator.idleSince;
+  }
+}
+
+/** True when the orchestrator has been idle for a full nudge interval since the later of idle-start and the last nudge. */
+export function nudgeDue(st: DriveState, s: DriveSettings, now: number): boolean {
+  if (!s.nudge || !s.nudgeEveryMs) return false;
+  const idle = st.orchestrator.idleSince;
+  if (idle === undefined) return false;
+  const from = Math.max(idle, st.orchestrator.lastNudgeAt ?? -Infinity);
+  return now - from >= s.nudgeEveryMs;
+}
+
+function oneLine(s: string, max = 200): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? t.slice(0, max - 1) + "…" : t;
+}
+
+/** What to do about one pane, judged on its sweep capture. */
+export function planPane(
+  pane: PaneRef,
+  v: DriveVerdicts,
+  st: DriveState,
+  now: number,
+  s: DriveSettings,
+): PanePlan {
+  if (v.cli_unavailable !== null) {
+    if (pane.role === "orchestrator") return { kind: "confirm-unavailable", line: v.cli_unavailable };
+    return {
+      kind: "escalate",
+      reason: "cli-unavailable",
+      key: `${pane.id}\u001fcli-unavailable`,
+      text: v.cli_unavailable,
+      message: `the ${pane.cli} CLI in this pane cannot serve: ${oneLine(v.cli_unavailable)}`,
+    };
+  }
+  if (v.live_prompt && v.permission_prompt) {
+    const what = v.command ?? v.file_path ?? "";
+    const key = `${pane.id}\u001fprompt\u001f${what}`;
+    const base = {
+      kind: "escalate" as const,
+      reason: "permission-prompt" as const,
+      key,
+      command: v.command,
+      file_path: v.file_path,
+    };
+    const shown = v.command !== null
+      ? `"${oneLine(v.command)}"`
+      : v.file_path !== null
+      ? `file ${v.file_path}`
+      : "(no command shown)";
+    if (pane.role === "orchestrator") {
+      return {
+        ...base,
+        verdict: "orchestrator",
+        message: `permission prompt for ${shown} on the orchestrator, which is never approved`,
+      };
+    }
+    if (s.approve === "none") {
+      return {
+        ...base,
+        verdict: "approve-none",
+        message: `permission prompt for ${shown} waits for a person (--approve none)`,
+      };
+    }
+    if (v.command === null) {
+      return {
+        ...base,
+        verdict: "not-allowlisted",
+        message: `permission prompt for ${shown}: only commands can be allowlisted`,
+      };
+    }
+    const c = classifyCommand(v.command, s.allow);
+    if (c.decision === "danger") {
+      return {
+        ...base,
+        verdict: `danger:${c.rule}`,
+        message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
+          oneLine(c.detail, 80)
+        }); never auto-approved`,
+      };
+    }
+    if (c.decision === "unlisted") {
+      return {
+        ...base,
+        verdict: "not-allowlisted",
+        message: `permission prompt for ${shown} is not allowlisted: ${c.reason}`,
+      };
+    }
+    return { kind: "approve", command: v.command, matched: c.matched };
+  }
+  if (v.live_prompt) {
+    return {
+      kind: "escalate",
+      reason: "dialog",
+      key: `${pane.id}\u001fdialog`,
+      message: `a dialog (not a permission prompt) waits for a person`,
+    };
+  }
+  const typed = strandedText(v);
+  if (typed !== null) {
+    const done = st.panes[pane.id]?.submitted;
+    if (done && done.text === typed) {
+      return {
+        kind: "escalate",
+        reason: "input-stuck",
+        key: `${pane.id}\u001finput-stuck\u001f${typed}`,
+        text: typed,
+        message: `typed input "${oneLine(typed, 80)}" is still unsent after one Enter; not pressing again`,
+      };
+    }
+    return { kind: "submit", text: typed };
+  }
+  if (pane.role === "orchestrator" && s.nudge && nudgeDue(st, s, now) && idleForNudge(v)) {
+    return { kind: "nudge", text: s.nudge };
+  }
+  return { kind: "nothing", why: v.state };
+}

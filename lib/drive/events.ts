@@ -1,0 +1,103 @@
+/**
+ * Drive events: one JSON object per line (`drover.event.v1`) for machines, one short line for
+ * people. lib/drive only builds them; lib/cli decides where they are printed, and the events file
+ * is appended here (it is the loop's own output, like the state file).
+ */
+
+export const EVENT_SCHEMA = "drover.event.v1";
+
+export type EventType =
+  | "drive-started"
+  | "drive-stopped"
+  | "approved"
+  | "approve-refused"
+  | "escalated"
+  | "input-submitted"
+  | "nudge-sent"
+  | "orchestrator-unavailable"
+  | "state-reset"
+  | "warning";
+
+/** Why an escalation was raised. */
+export type EscalationReason =
+  | "cli-unavailable"
+  | "orchestrator-unavailable"
+  | "permission-prompt"
+  | "dialog"
+  | "input-stuck"
+  | "nudge-wedged";
+
+export interface DriveEvent {
+  schema: typeof EVENT_SCHEMA;
+  ts: string;
+  session: string;
+  event: EventType;
+  pane?: string;
+  target?: string;
+  cli?: string;
+  role?: "orchestrator" | "agent";
+  reason?: EscalationReason;
+  /** For prompts: "approve-none", "orchestrator", "not-allowlisted", "danger:<rule>", "gate:<reason>". */
+  verdict?: string;
+  command?: string | null;
+  file_path?: string | null;
+  /** The text typed or found (nudge, stranded input, unavailable line). */
+  text?: string;
+  /** One readable sentence; the human log line is built from it. */
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface PaneRef {
+  id: string;
+  target: string;
+  cli: string;
+  role: "orchestrator" | "agent";
+}
+
+export function makeEvent(
+  session: string,
+  event: EventType,
+  message: string,
+  now: number,
+  pane?: PaneRef,
+  extra: Partial<DriveEvent> = {},
+): DriveEvent {
+  const e: DriveEvent = { schema: EVENT_SCHEMA, ts: new Date(now).toISOString(), session, event, message };
+  if (pane) {
+    e.pane = pane.id;
+    e.target = pane.target;
+    e.cli = pane.cli;
+    e.role = pane.role;
+  }
+  return { ...e, ...extra };
+}
+
+/** Escape control characters so a screen's text cannot drive the reader's terminal. */
+function printable(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+/** `2026-11-30T14:00:00Z agents escalated %3 agents:0.1 (claude): …` */
+export function humanLine(e: DriveEvent): string {
+  const ts = e.ts.replace(/\.\d{3}Z$/, "Z");
+  const where = e.pane ? ` ${e.pane} ${e.target ?? ""}${e.cli ? ` (${e.cli})` : ""}` : "";
+  return `${ts} ${e.session} ${e.event}${where}: ${printable(e.message)}`;
+}
+
+/** JSON with every control character escaped (DEL, C1 and U+2028/9 included). */
+export function eventJson(e: DriveEvent): string {
+  return JSON.stringify(e).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
+/** Append one event line to a file (created 0600, parent directories made). */
+export async function appendEvent(path: string, e: DriveEvent): Promise<void> {
+  const dir = path.replace(/\/[^/]*$/, "");
+  if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true }).catch(() => {});
+  await Deno.writeTextFile(path, eventJson(e) + "\n", { append: true, create: true, mode: 0o600 });
+}

@@ -1,0 +1,261 @@
+/**
+ * The drive loop's I/O against a real tmux server: pane listing (one call), batched captures (one
+ * call per tick for every pane, plain and styled), each pane judged with its own CLI's resolved
+ * profile, keys through lib/tmux, approvals through lib/approve's gate.
+ */
+import { approve } from "../approve/mod.ts";
+import { makeDetector, toJudged } from "../approve/judge.ts";
+import type { Config } from "../config/load.ts";
+import { DroverError } from "../errors.ts";
+import { type Identified, identifyPane, readProcTable } from "../identify/mod.ts";
+import { orchestrators } from "../identify/roles.ts";
+import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts";
+import { listPanes, type PaneInfo } from "../tmux/panes.ts";
+import { describeServer, type TmuxServer } from "../tmux/run.ts";
+import { sendKeys, sendLiteral } from "../tmux/send.ts";
+import { type DriveVerdicts, toDriveVerdicts } from "./decide.ts";
+import { type DriveEvent, eventJson } from "./events.ts";
+import type { ApproveResult, DriveHost, HostPane } from "./run.ts";
+
+/** Default pause between typing a nudge and pressing Enter (git-paw's submit delay). */
+export const DEFAULT_SETTLE_MS = 1500;
+const HOOK_TIMEOUT_MS = 30_000;
+
+export interface TmuxHostOptions {
+  server: TmuxServer;
+  config: Config;
+  session: string;
+  /** --orchestrator / [drive].orchestrator. */
+  orchestrator?: string;
+  /** --settle: overrides every CLI's submit delay. */
+  settleMs?: number;
+  claimDir: string;
+  socketPath: string;
+  /** How long lib/approve waits for the CLI to redraw after a key. */
+  approveSettleMs?: number;
+}
+
+/** Map "the session or its server went away" to SESSION_GONE; pass everything else through. */
+export function asSessionGone(e: unknown, session: string, server: TmuxServer): unknown {
+  if (!(e instanceof DroverError)) return e;
+  if (e.code === "TARGET_NOT_FOUND" && /no tmux session named/.test(e.message)) {
+    return new DroverError(
+      "SESSION_GONE",
+      `tmux session "${session}" no longer exists on ${describeServer(server)}; nothing left to drive`,
+      { details: { session } },
+    );
+  }
+  if (e.code === "TMUX_UNAVAILABLE" && /no tmux server is running/.test(e.message)) {
+    return new DroverError(
+      "SESSION_GONE",
+      `the tmux server is gone (${e.message}); session "${session}" cannot be driven`,
+      { details: { session } },
+    );
+  }
+  return e;
+}
+
+function submitDelay(config: Config, cli: string): number | undefined {
+  const v = config.clis[cli]?.extra?.submit_delay_ms;
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
+export class TmuxDriveHost implements DriveHost {
+  private readonly ids = new Map<string, { key: string; identified: Identified }>();
+  private readonly info = new Map<string, PaneInfo>();
+
+  constructor(private readonly o: TmuxHostOptions) {}
+
+  private gone(e: unknown): never {
+    throw asSessionGone(e, this.o.session, this.o.server);
+  }
+
+  async panes(): Promise<HostPane[]> {
+    let panes: PaneInfo[];
+    try {
+      panes = await listPanes(this.o.server, { session: this.o.session });
+    } catch (e) {
+      this.gone(e);
+    }
+    if (panes.length === 0) this.gone(new DroverError("TARGET_NOT_FOUND", "no tmux session named"));
+    // Identification reads the process table: only for panes that are new or changed.
+    const keyOf = (p: PaneInfo) => `${p.pid}\u001f${p.currentCommand}\u001f${p.droverCli}`;
+    const stale = panes.filter((p) => this.ids.get(p.id)?.key !== keyOf(p));
+    if (stale.length > 0) {
+      const procs = stale.some((p) => p.droverCli.trim() === "") ? await readProcTable() : undefined;
+      for (const p of stale) {
+        this.ids.set(p.id, {
+          key: keyOf(p),
+          identified: identifyPane({ pane: p, config: this.o.config, procs }),
+        });
+      }
+    }
+    const live = new Set(panes.map((p) => p.id));
+    for (const id of [...this.ids.keys()]) if (!live.has(id)) this.ids.delete(id);
+    const roles = orchestrators(panes, this.o.orchestrator);
+    this.info.clear();
+    return panes.map((p) => {
+      this.info.set(p.id, p);
+      const cli = this.ids.get(p.id)!.identified.cli;
+      return {
+        ref: {
+          id: p.id,
+          target: p.target,
+          cli,
+          role: roles.ids.has(p.id) ? "orchestrator" as const : "agent" as const,
+        },
+        settleMs: this.o.settleMs ?? submitDelay(this.o.config, cli) ?? DEFAULT_SETTLE_MS,
+      };
+    });
+  }
+
+  private judge(pane: HostPane, cap: PaneCapture): DriveVerdicts {
+    const title = this.info.get(pane.ref.id)?.title;
+    return toDriveVerdicts(makeDetector(pane.ref.cli, this.o.config, title)(cap));
+  }
+
+  async look(panes: HostPane[]): Promise<Map<string, DriveVerdicts>> {
+    let caps: Map<string, PaneCapture>;
+    try {
+      caps = await capturePanes(this.o.server, panes.map((p) => p.ref.id), { styled: true });
+    } catch (e) {
+      this.gone(e);
+    }
+    const out = new Map<string, DriveVerdicts>();
+    for (const p of panes) {
+      const c = caps.get(p.ref.id);
+      if (c) out.set(p.ref.id, this.judge(p, c));
+    }
+    return out;
+  }
+
+  async lookOne(pane: HostPane): Promise<DriveVerdicts | null> {
+    try {
+      return this.judge(pane, await capturePane(this.o.server, pane.ref.id, { styled: true }));
+    } catch (e) {
+      if (e instanceof DroverError && e.code === "TARGET_NOT_FOUND") return null;
+      this.gone(e);
+    }
+  }
+
+  async keys(pane: HostPane, keys: string[]): Promise<void> {
+    try {
+      await sendKeys(this.o.server, pane.ref.id, keys);
+    } catch (e) {
+      this.gone(e);
+    }
+  }
+
+  async typeLiteral(pane: HostPane, text: string): Promise<void> {
+    try {
+      await sendLiteral(this.o.server, pane.ref.id, text);
+    } catch (e) {
+      this.gone(e);
+    }
+  }
+
+  async approve(
+    pane: HostPane,
+    accept: (v: { command: string | null }) => boolean,
+  ): Promise<ApproveResult> {
+    const info = this.info.get(pane.ref.id);
+    if (!info) {
+      return { outcome: "refused", reason: "no-live-prompt", message: "pane not listed", sent: [] };
+    }
+    const detector = makeDetector(pane.ref.cli, this.o.config, info.title);
+    let rejected = false;
+    // Every capture the gate judges is re-checked against the allowlist decision made on the
+    // sweep capture: a different (or no longer allowlisted) command reads as "no live prompt".
+    const judge = (cap: PaneCapture) => {
+      const j = toJudged(detector(cap));
+      if (j.live_prompt && !accept(j)) {
+        rejected = true;
+        return { ...j, live_prompt: false, permission_prompt: false };
+      }
+      return j;
+    };
+    try {
+      const r = await approve({
+        server: this.o.server,
+        pane: info,
+        orchestrator: { is: pane.ref.role === "orchestrator", why: "drive orchestrator" },
+        judge,
+        dryRun: false,
+        claimDir: this.o.claimDir,
+        socketPath: this.o.socketPath,
+        ...(this.o.approveSettleMs === undefined ? {} : { settleMs: this.o.approveSettleMs }),
+      });
+      if (rejected && r.outcome === "refused") {
+        return {
+          outcome: "refused",
+          reason: "prompt-changed",
+          message: "the prompt's command changed before the key was sent; no keys sent",
+          sent: r.sent,
+        };
+      }
+      return { outcome: r.outcome, reason: r.reason, message: r.message, sent: r.sent };
+    } catch (e) {
+      if (e instanceof DroverError && e.code === "TARGET_NOT_FOUND") {
+        return { outcome: "refused", reason: "no-live-prompt", message: e.message, sent: [] };
+      }
+      this.gone(e);
+    }
+  }
+
+  async hook(cmd: string, e: DriveEvent): Promise<string | undefined> {
+    const json = eventJson(e);
+    try {
+      const child = new Deno.Command("sh", {
+        args: ["-c", cmd],
+        stdin: "piped",
+        stdout: "null",
+        stderr: "piped",
+        env: {
+          DROVER_EVENT: json,
+          DROVER_SESSION: e.session,
+          DROVER_PANE: e.pane ?? "",
+          DROVER_TARGET: e.target ?? "",
+          DROVER_CLI: e.cli ?? "",
+          DROVER_REASON: e.reason ?? "",
+          DROVER_VERDICT: e.verdict ?? "",
+          DROVER_COMMAND: e.command ?? "",
+          DROVER_MESSAGE: e.message,
+        },
+        signal: AbortSignal.timeout(HOOK_TIMEOUT_MS),
+      }).spawn();
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(json + "\n")).catch(() => {});
+      await w.close().catch(() => {});
+      const out = await child.output();
+      if (out.code !== 0) {
+        const err = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-1)[0] ?? "";
+        return `--on-escalate command exited ${out.code}${err ? `: ${err}` : ""}`;
+      }
+      return undefined;
+    } catch (err) {
+      return `--on-escalate command failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepFor(ms, signal);
+  }
+
+  now(): number {
+    return Date.now();
+  }
+}
+
+/** setTimeout that an AbortSignal cuts short, leaving no timer behind. */
+export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted || ms <= 0) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

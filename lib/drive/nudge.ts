@@ -1,0 +1,67 @@
+/**
+ * Typing a nudge into an idle orchestrator: literal text, settle, Enter, then verify it left the
+ * input box. A CLI that swallowed the Enter (still drawing, a paste guard) gets up to two
+ * recoveries — clear the line with C-u, retype, settle, Enter — and is then reported wedged.
+ */
+import { type DriveVerdicts, idleForNudge, stillInBox } from "./decide.ts";
+
+export const NUDGE_RECOVERIES = 2;
+
+export interface NudgePort {
+  /** A fresh capture of the pane, judged. */
+  look(): Promise<DriveVerdicts>;
+  typeLiteral(text: string): Promise<void>;
+  keys(keys: string[]): Promise<void>;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface NudgeTiming {
+  /** Between typing and Enter, so the CLI has drawn the text (per-CLI submit delay). */
+  settleMs: number;
+  /** Between Enter and the verifying capture. */
+  verifyMs: number;
+}
+
+export type NudgeResult =
+  | { outcome: "skipped"; why: string }
+  | { outcome: "delivered"; recoveries: number; keys: string[] }
+  | { outcome: "wedged"; recoveries: number; keys: string[]; box: string | null };
+
+/** One line, capped: a nudge is a sentence, and a newline would submit early. */
+export function nudgeText(text: string): string {
+  const t = text.replace(/[\r\n\t]+/g, " ").replace(/\s+/g, " ").trim();
+  return t.length > 600 ? t.slice(0, 600) + " ..." : t;
+}
+
+export async function sendNudge(
+  port: NudgePort,
+  rawText: string,
+  timing: NudgeTiming,
+): Promise<NudgeResult> {
+  const text = nudgeText(rawText);
+  if (text === "") return { outcome: "skipped", why: "empty nudge text" };
+  const before = await port.look();
+  if (!idleForNudge(before)) {
+    return { outcome: "skipped", why: `the orchestrator is no longer idle (${before.state})` };
+  }
+  const keys: string[] = [];
+  let box: string | null = null;
+  for (let attempt = 0; attempt <= NUDGE_RECOVERIES; attempt++) {
+    if (attempt > 0) {
+      await port.keys(["C-u"]);
+      keys.push("C-u");
+    }
+    await port.typeLiteral(text);
+    keys.push(`literal:${text}`);
+    await port.sleep(timing.settleMs);
+    await port.keys(["Enter"]);
+    keys.push("Enter");
+    await port.sleep(timing.verifyMs);
+    const after = await port.look();
+    box = after.input_box;
+    if (!stillInBox(after.input_box, text)) {
+      return { outcome: "delivered", recoveries: attempt, keys };
+    }
+  }
+  return { outcome: "wedged", recoveries: NUDGE_RECOVERIES, keys, box };
+}

@@ -1,0 +1,136 @@
+/**
+ * `drover drive` settings: flags override the configuration's [drive] table, which overrides the
+ * built-in defaults. Validation errors are usage errors naming the flag or key to fix.
+ */
+import type { DriveConfig } from "../config/load.ts";
+import { invalidArgument } from "../errors.ts";
+import { parseDuration } from "./duration.ts";
+
+export const DEFAULTS = {
+  intervalMs: 15_000,
+  dedupWindowMs: 5 * 60_000,
+  nudgeEveryMs: 10 * 60_000,
+  confirmMs: 1_000,
+  verifyMs: 1_000,
+} as const;
+
+export interface DriveFlags {
+  session?: string;
+  once?: boolean;
+  interval?: string;
+  orchestrator?: string;
+  approve?: string;
+  allow?: string[];
+  nudge?: string;
+  nudgeEvery?: string;
+  dedupWindow?: string;
+  events?: string;
+  onEscalate?: string;
+  state?: string;
+  settle?: string;
+}
+
+export interface DriveOptions {
+  session: string;
+  once: boolean;
+  intervalMs: number;
+  orchestrator?: string;
+  approve: "none" | "allowlist";
+  allow: string[];
+  nudge?: string;
+  nudgeEveryMs?: number;
+  dedupWindowMs: number;
+  events?: string;
+  onEscalate?: string;
+  stateDir: string;
+  settleMs?: number;
+  confirmMs: number;
+  verifyMs: number;
+}
+
+/** $XDG_STATE_HOME/drover, else ~/.local/state/drover. */
+export function defaultStateDir(env: (k: string) => string | undefined): string | undefined {
+  const xdg = env("XDG_STATE_HOME");
+  if (xdg && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/drover`;
+  const home = env("HOME");
+  if (home) return `${home.replace(/\/+$/, "")}/.local/state/drover`;
+  return undefined;
+}
+
+export function resolveDriveOptions(
+  flags: DriveFlags,
+  cfg: DriveConfig,
+  env: (k: string) => string | undefined = (k) => Deno.env.get(k),
+): DriveOptions {
+  const session = flags.session ?? cfg.session;
+  if (!session || session.trim() === "") {
+    throw invalidArgument("drive needs a session: pass --session S (or set [drive].session)");
+  }
+  const intervalMs = flags.interval !== undefined
+    ? parseDuration(flags.interval, "--interval")
+    : cfg.intervalMs ?? DEFAULTS.intervalMs;
+  if (intervalMs < 100) throw invalidArgument("--interval must be at least 100ms");
+  const approve = flags.approve ?? cfg.approve ?? "none";
+  if (approve !== "none" && approve !== "allowlist") {
+    throw invalidArgument(`--approve must be "none" or "allowlist", got "${approve}"`);
+  }
+  const allow = [...(flags.allow ?? cfg.allow ?? [])].map((a) => a.trim()).filter((a) => a !== "");
+  const nudge = flags.nudge ?? cfg.nudge;
+  const nudgeEveryText = flags.nudgeEvery;
+  let nudgeEveryMs = nudgeEveryText !== undefined
+    ? parseDuration(nudgeEveryText, "--nudge-every")
+    : cfg.nudgeEveryMs;
+  if (nudgeEveryMs !== undefined && (nudge === undefined || nudge.trim() === "")) {
+    throw invalidArgument("--nudge-every needs --nudge TEXT (or [drive].nudge)");
+  }
+  if (nudge !== undefined && nudge.trim() === "") throw invalidArgument("--nudge text is empty");
+  if (nudge !== undefined) nudgeEveryMs ??= DEFAULTS.nudgeEveryMs;
+  if (nudgeEveryMs !== undefined && nudgeEveryMs < 1000) {
+    throw invalidArgument("--nudge-every must be at least 1s");
+  }
+  const dedupWindowMs = flags.dedupWindow !== undefined
+    ? parseDuration(flags.dedupWindow, "--dedup-window")
+    : cfg.dedupWindowMs ?? DEFAULTS.dedupWindowMs;
+  const stateDir = flags.state ?? cfg.state ?? defaultStateDir(env);
+  if (!stateDir) {
+    throw invalidArgument("no state directory: set HOME or XDG_STATE_HOME, or pass --state DIR");
+  }
+  const out: DriveOptions = {
+    session: session.trim(),
+    once: flags.once === true,
+    intervalMs,
+    approve,
+    allow,
+    dedupWindowMs,
+    stateDir,
+    confirmMs: DEFAULTS.confirmMs,
+    verifyMs: DEFAULTS.verifyMs,
+  };
+  const orch = flags.orchestrator ?? cfg.orchestrator;
+  if (orch !== undefined) out.orchestrator = orch;
+  if (nudge !== undefined) {
+    out.nudge = nudge;
+    out.nudgeEveryMs = nudgeEveryMs;
+  }
+  const events = flags.events ?? cfg.events;
+  if (events !== undefined) out.events = events;
+  const hook = flags.onEscalate ?? cfg.onEscalate;
+  if (hook !== undefined && hook.trim() !== "") out.onEscalate = hook;
+  if (flags.settle !== undefined) {
+    out.settleMs = parseDuration(flags.settle, "--settle");
+    // the verify capture follows the same rhythm as the settle when it is shortened for tests
+    out.verifyMs = Math.min(DEFAULTS.verifyMs, Math.max(out.settleMs, 100));
+  }
+  return out;
+}
+
+/** A file-name-safe key for one session on one tmux server. */
+export function sessionKey(session: string, socketPath: string): string {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(socketPath)) {
+    h ^= b;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  const slug = session.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+  return `drive-${slug}-${h.toString(16).padStart(8, "0")}`;
+}

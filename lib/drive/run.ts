@@ -1,0 +1,382 @@
+/**
+ * The unattended drive loop (DESIGN §9): each tick lists the session's panes, captures them all in
+ * one batch, judges each with its own CLI's profile (decide.ts), and acts — every action
+ * re-confirmed on a fresh capture first, approvals only through lib/approve's §6 gate.
+ *
+ * All I/O goes through a DriveHost so the loop can run against tmux (host_tmux.ts) or a test fake.
+ */
+import { DroverError } from "../errors.ts";
+import {
+  type DriveSettings,
+  type DriveVerdicts,
+  observe,
+  type PanePlan,
+  planPane,
+  strandedText,
+} from "./decide.ts";
+import { classifyCommand } from "./danger.ts";
+import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
+import { sendNudge } from "./nudge.ts";
+import { type DriveState, pruneState, saveState, shouldEmit } from "./state.ts";
+
+/** Exit codes of `drover drive` (README table). */
+export const DRIVE_EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  tmuxUnavailable: 3,
+  sessionGone: 69,
+  driveLocked: 73,
+  orchestratorUnavailable: 75,
+} as const;
+
+export interface HostPane {
+  ref: PaneRef;
+  /** Settle delay between typing and Enter for this pane's CLI. */
+  settleMs: number;
+}
+
+export interface ApproveResult {
+  outcome: "approved" | "would-approve" | "refused" | "unconfirmed";
+  reason: string | null;
+  message: string;
+  sent: string[];
+}
+
+export interface DriveHost {
+  /** The session's panes with CLI and role. Throws SESSION_GONE when the session or server is gone. */
+  panes(): Promise<HostPane[]>;
+  /** Judged captures of many panes in one go; a vanished pane is missing from the map. */
+  look(panes: HostPane[]): Promise<Map<string, DriveVerdicts>>;
+  /** One fresh judged capture; null when the pane vanished. */
+  lookOne(pane: HostPane): Promise<DriveVerdicts | null>;
+  keys(pane: HostPane, keys: string[]): Promise<void>;
+  typeLiteral(pane: HostPane, text: string): Promise<void>;
+  /**
+   * The §6 gate. `accept` re-checks each capture the gate judges: a capture it rejects must be
+   * treated as "no live prompt" so nothing is sent.
+   */
+  approve(pane: HostPane, accept: (v: { command: string | null }) => boolean): Promise<ApproveResult>;
+  /** Run --on-escalate; resolves to a warning text when it failed. */
+  hook(cmd: string, e: DriveEvent): Promise<string | undefined>;
+  /** Wait; resolves early (and clears its timer) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  now(): number;
+}
+
+export interface DriveRunOptions {
+  session: string;
+  once: boolean;
+  intervalMs: number;
+  settings: DriveSettings;
+  /** Delay before the second capture that confirms an orchestrator's unavailability. */
+  confirmMs: number;
+  /** Delay between Enter and the capture that verifies a nudge left the input box. */
+  verifyMs: number;
+  onEscalate?: string;
+  statePath: string;
+  /** Stop after this many ticks (tests and the bench); undefined = until stopped. */
+  maxTicks?: number;
+}
+
+export interface DriveOutcome {
+  exitCode: number;
+  ticks: number;
+  reason: "once" | "stopped" | "max-ticks" | "orchestrator-unavailable" | "session-gone";
+  message: string;
+  counts: Partial<Record<EventType, number>>;
+}
+
+export class DriveLoop {
+  private stopping = false;
+  private wake: AbortController | undefined;
+  readonly counts: Partial<Record<EventType, number>> = {};
+
+  constructor(
+    private readonly host: DriveHost,
+    private readonly opts: DriveRunOptions,
+    private readonly state: DriveState,
+    private readonly emitSink: (e: DriveEvent) => Promise<void> | void,
+  ) {}
+
+  /** Ask the loop to stop after the current tick (signal handlers call this). */
+  stop(): void {
+    this.stopping = true;
+    this.wake?.abort();
+  }
+
+  private async emit(
+    type: EventType,
+    message: string,
+    pane?: PaneRef,
+    extra: Partial<DriveEvent> = {},
+  ): Promise<DriveEvent> {
+    const e = makeEvent(this.opts.session, type, message, this.host.now(), pane, extra);
+    this.counts[type] = (this.counts[type] ?? 0) + 1;
+    await this.emitSink(e);
+    return e;
+  }
+
+  /** Report an escalation once per dedup window per key, and run --on-escalate for it. */
+  private async escalate(
+    pane: PaneRef | undefined,
+    plan: Extract<PanePlan, { kind: "escalate" }>,
+    force = false,
+  ): Promise<boolean> {
+    const now = this.host.now();
+    if (!force && !shouldEmit(this.state, plan.key, now, this.opts.settings.dedupWindowMs)) {
+      return false;
+    }
+    const extra: Partial<DriveEvent> = { reason: plan.reason };
+    if (plan.verdict !== undefined) extra.verdict = plan.verdict;
+    if (plan.command !== undefined) extra.command = plan.command;
+    if (plan.file_path !== undefined) extra.file_path = plan.file_path;
+    if (plan.text !== undefined) extra.text = plan.text;
+    const e = await this.emit("escalated", plan.message, pane, extra);
+    if (this.opts.onEscalate) {
+      const warn = await this.host.hook(this.opts.onEscalate, e);
+      if (warn) await this.emit("warning", warn, pane);
+    }
+    return true;
+  }
+
+  private async save(livePanes?: Set<string>): Promise<void> {
+    const now = this.host.now();
+    pruneState(this.state, now, this.opts.settings.dedupWindowMs, livePanes);
+    this.state.updatedAt = now;
+    try {
+      await saveState(this.opts.statePath, this.state);
+    } catch (e) {
+      await this.emit(
+        "warning",
+        `cannot write state file ${this.opts.statePath}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
+
+  /** One sweep over every pane. Returns an exit outcome when the loop must end now. */
+  async tick(): Promise<DriveOutcome | undefined> {
+    const panes = await this.host.panes();
+    const seen = await this.host.look(panes);
+    // The orchestrator first: if its CLI cannot serve, the run ends before anything else is touched.
+    const ordered = [...panes].sort((a, b) =>
+      (a.ref.role === "orchestrator" ? 0 : 1) - (b.ref.role === "orchestrator" ? 0 : 1)
+    );
+    for (const pane of ordered) {
+      if (this.stopping) break;
+      const v = seen.get(pane.ref.id);
+      if (!v) continue; // vanished between listing and capture
+      const now = this.host.now();
+      observe(this.state, pane.ref, v, now);
+      const plan = planPane(pane.ref, v, this.state, now, this.opts.settings);
+      let end: DriveOutcome | undefined;
+      try {
+        end = await this.act(pane, plan);
+      } catch (e) {
+        // A pane closed mid-action is no reason to stop driving the others.
+        if (!(e instanceof DroverError) || e.code !== "TARGET_NOT_FOUND") throw e;
+        await this.emit("warning", `pane vanished while acting on it: ${e.message}`, pane.ref);
+        continue;
+      }
+      if (end) {
+        await this.save(new Set(panes.map((p) => p.ref.id)));
+        return end;
+      }
+    }
+    await this.save(new Set(panes.map((p) => p.ref.id)));
+    return undefined;
+  }
+
+  private async act(pane: HostPane, plan: PanePlan): Promise<DriveOutcome | undefined> {
+    const ref = pane.ref;
+    switch (plan.kind) {
+      case "nothing":
+        return undefined;
+      case "escalate":
+        await this.escalate(ref, plan);
+        return undefined;
+      case "confirm-unavailable": {
+        await this.host.sleep(this.opts.confirmMs);
+        const again = await this.host.lookOne(pane);
+        if (!again || again.cli_unavailable === null) return undefined;
+        const message = `the orchestrator's ${ref.cli} CLI cannot serve (seen on two captures): ${
+          again.cli_unavailable.trim()
+        }`;
+        await this.emit("orchestrator-unavailable", message, ref, { text: again.cli_unavailable });
+        await this.escalate(ref, {
+          kind: "escalate",
+          reason: "orchestrator-unavailable",
+          key: `${ref.id}\u001forchestrator-unavailable`,
+          text: again.cli_unavailable,
+          message,
+        }, true);
+        return this.outcome("orchestrator-unavailable", DRIVE_EXIT.orchestratorUnavailable, message);
+      }
+      case "submit": {
+        const fresh = await this.host.lookOne(pane);
+        if (!fresh || strandedText(fresh) !== plan.text) return undefined;
+        await this.host.keys(pane, ["Enter"]);
+        (this.state.panes[ref.id] ??= {}).submitted = { text: plan.text, at: this.host.now() };
+        await this.emit(
+          "input-submitted",
+          `pressed Enter once for typed-but-unsent input "${clip(plan.text)}"`,
+          ref,
+          { text: plan.text },
+        );
+        return undefined;
+      }
+      case "approve": {
+        const allow = this.opts.settings.allow;
+        const expected = plan.command;
+        const r = await this.host.approve(
+          pane,
+          (v) => v.command === expected && classifyCommand(v.command, allow).decision === "allow",
+        );
+        if (r.outcome === "approved") {
+          await this.emit(
+            "approved",
+            `approved "${clip(plan.command)}" (allowlist: ${plan.matched.join(", ")}) with ${
+              r.sent.join(" + ")
+            }`,
+            ref,
+            { command: plan.command, detail: { matched: plan.matched, sent: r.sent } },
+          );
+          return undefined;
+        }
+        const transient = r.reason === "prompt-changed" || r.reason === "no-live-prompt" ||
+          r.reason === "claimed";
+        await this.emit(
+          "approve-refused",
+          `did not approve "${clip(plan.command)}": ${r.message}`,
+          ref,
+          {
+            command: plan.command,
+            verdict: `gate:${r.reason ?? r.outcome}`,
+            detail: { outcome: r.outcome, sent: r.sent },
+          },
+        );
+        if (!transient) {
+          await this.escalate(ref, {
+            kind: "escalate",
+            reason: "permission-prompt",
+            key: `${ref.id}\u001fprompt\u001f${plan.command}`,
+            verdict: `gate:${r.reason ?? r.outcome}`,
+            command: plan.command,
+            message: `permission prompt for "${clip(plan.command)}" needs a person: ${r.message}`,
+          });
+        }
+        return undefined;
+      }
+      case "nudge": {
+        const result = await sendNudge(
+          {
+            look: async () => {
+              const v = await this.host.lookOne(pane);
+              if (!v) throw new DroverError("TARGET_NOT_FOUND", `pane ${ref.id} vanished`);
+              return v;
+            },
+            typeLiteral: (t) => this.host.typeLiteral(pane, t),
+            keys: (k) => this.host.keys(pane, k),
+            sleep: (ms) => this.host.sleep(ms),
+          },
+          plan.text,
+          { settleMs: pane.settleMs, verifyMs: this.opts.verifyMs },
+        );
+        if (result.outcome === "skipped") return undefined;
+        const now = this.host.now();
+        this.state.orchestrator.lastNudgeAt = now;
+        if (result.outcome === "delivered") {
+          await this.emit(
+            "nudge-sent",
+            `nudged the orchestrator${
+              result.recoveries ? ` after ${result.recoveries} recover${result.recoveries > 1 ? "ies" : "y"}` : ""
+            }: "${clip(plan.text)}"`,
+            ref,
+            { text: plan.text, detail: { recoveries: result.recoveries } },
+          );
+          return undefined;
+        }
+        // Wedged: the text sits in the box; stranded-input recovery must not press Enter on it again.
+        (this.state.panes[ref.id] ??= {}).submitted = {
+          text: (result.box ?? plan.text).trim(),
+          at: now,
+        };
+        await this.escalate(ref, {
+          kind: "escalate",
+          reason: "nudge-wedged",
+          key: `${ref.id}\u001fnudge-wedged`,
+          text: plan.text,
+          message: `nudge-wedged: the nudge stayed in the input box after ${result.recoveries} recoveries (C-u, retype)`,
+        });
+        return undefined;
+      }
+    }
+  }
+
+  private outcome(
+    reason: DriveOutcome["reason"],
+    exitCode: number,
+    message: string,
+  ): DriveOutcome {
+    return { exitCode, reason, message, ticks: this.ticksDone, counts: this.counts };
+  }
+
+  private ticksDone = 0;
+
+  /** Run until --once is done, the loop is stopped, or an exit condition is met. */
+  async run(): Promise<DriveOutcome> {
+    await this.emit(
+      "drive-started",
+      `driving session ${this.opts.session} (${this.opts.once ? "once" : `every ${this.opts.intervalMs} ms`}, approve ${this.opts.settings.approve})`,
+      undefined,
+      { detail: { approve: this.opts.settings.approve, once: this.opts.once } },
+    );
+    let result: DriveOutcome | undefined;
+    try {
+      for (;;) {
+        const end = await this.tick();
+        this.ticksDone++;
+        if (end) {
+          result = end;
+          break;
+        }
+        if (this.opts.once) {
+          result = this.outcome("once", DRIVE_EXIT.ok, "one tick done");
+          break;
+        }
+        if (this.opts.maxTicks !== undefined && this.ticksDone >= this.opts.maxTicks) {
+          result = this.outcome("max-ticks", DRIVE_EXIT.ok, `${this.ticksDone} ticks done`);
+          break;
+        }
+        if (this.stopping) break;
+        await this.interruptibleSleep(this.opts.intervalMs);
+        if (this.stopping) break;
+      }
+    } catch (e) {
+      if (e instanceof DroverError && e.code === "SESSION_GONE") {
+        await this.emit("drive-stopped", e.message, undefined, { detail: { exit: e.exitCode } });
+        throw e;
+      }
+      throw e;
+    }
+    result ??= this.outcome("stopped", DRIVE_EXIT.ok, "stopped by signal");
+    await this.emit("drive-stopped", `${result.message} (exit ${result.exitCode})`, undefined, {
+      detail: { exit: result.exitCode, ticks: this.ticksDone, reason: result.reason },
+    });
+    return result;
+  }
+
+  private async interruptibleSleep(ms: number): Promise<void> {
+    this.wake = new AbortController();
+    try {
+      await this.host.sleep(ms, this.wake.signal);
+    } finally {
+      this.wake = undefined;
+    }
+  }
+}
+
+function clip(s: string, max = 120): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? t.slice(0, max - 1) + "…" : t;
+}

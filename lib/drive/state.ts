@@ -1,0 +1,155 @@
+/**
+ * What the drive loop remembers between ticks (and between cron runs): escalation dedup windows,
+ * the orchestrator's idle/nudge timers, and which stranded input already got its one Enter.
+ *
+ * Written atomically (temp file + rename) so a crash or a concurrent reader never sees half a
+ * file; read tolerantly — a damaged file is set aside with a warning and the loop starts fresh,
+ * because losing dedup windows costs at most a repeated escalation, while refusing to run costs
+ * supervision.
+ */
+
+export const STATE_VERSION = 1;
+
+export interface PaneMemory {
+  /** The input text we pressed Enter for, and when (at most one Enter per stranded text). */
+  submitted?: { text: string; at: number };
+}
+
+export interface OrchestratorMemory {
+  /** When the orchestrator was first seen idle in the current idle stretch (epoch ms). */
+  idleSince?: number;
+  /** When the last nudge was typed. */
+  lastNudgeAt?: number;
+}
+
+export interface DriveState {
+  version: typeof STATE_VERSION;
+  session: string;
+  /** Escalation key → epoch ms it was last reported. */
+  dedup: Record<string, number>;
+  panes: Record<string, PaneMemory>;
+  orchestrator: OrchestratorMemory;
+  updatedAt: number;
+}
+
+export function freshState(session: string): DriveState {
+  return { version: STATE_VERSION, session, dedup: {}, panes: {}, orchestrator: {}, updatedAt: 0 };
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+
+/** Validate parsed JSON into a state, or explain why it is not one. */
+export function parseState(text: string, session: string): DriveState | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return `not JSON (${e instanceof Error ? e.message : String(e)})`;
+  }
+  if (!isRecord(raw)) return "not a JSON object";
+  if (raw.version !== STATE_VERSION) return `unknown state version ${JSON.stringify(raw.version)}`;
+  if (raw.session !== session) return `it belongs to session ${JSON.stringify(raw.session)}`;
+  const st = freshState(session);
+  if (isRecord(raw.dedup)) {
+    for (const [k, v] of Object.entries(raw.dedup)) if (finite(v)) st.dedup[k] = v;
+  }
+  if (isRecord(raw.panes)) {
+    for (const [id, m] of Object.entries(raw.panes)) {
+      if (!isRecord(m)) continue;
+      const mem: PaneMemory = {};
+      const s = m.submitted;
+      if (isRecord(s) && typeof s.text === "string" && finite(s.at)) {
+        mem.submitted = { text: s.text, at: s.at };
+      }
+      st.panes[id] = mem;
+    }
+  }
+  if (isRecord(raw.orchestrator)) {
+    const o = raw.orchestrator;
+    if (finite(o.idleSince)) st.orchestrator.idleSince = o.idleSince;
+    if (finite(o.lastNudgeAt)) st.orchestrator.lastNudgeAt = o.lastNudgeAt;
+  }
+  if (finite(raw.updatedAt)) st.updatedAt = raw.updatedAt;
+  return st;
+}
+
+export interface LoadedState {
+  state: DriveState;
+  /** Set when the file existed but could not be used; the loop continues from a fresh state. */
+  warning?: string;
+}
+
+/** Read the state file; never throws. A damaged file is renamed to <file>.corrupt-<time>. */
+export async function loadState(path: string, session: string, now = Date.now()): Promise<LoadedState> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { state: freshState(session) };
+    return {
+      state: freshState(session),
+      warning: `cannot read state file ${path} (${e instanceof Error ? e.message : String(e)}); starting fresh`,
+    };
+  }
+  const parsed = parseState(text, session);
+  if (typeof parsed !== "string") return { state: parsed };
+  const aside = `${path}.corrupt-${now}`;
+  let kept = "";
+  try {
+    await Deno.rename(path, aside);
+    kept = `; kept as ${aside}`;
+  } catch {
+    // the next save overwrites it anyway
+  }
+  return {
+    state: freshState(session),
+    warning: `state file ${path} is unusable: ${parsed}; starting fresh${kept}`,
+  };
+}
+
+/** Forget what can no longer matter, so the file does not grow without bound. */
+export function pruneState(st: DriveState, now: number, dedupWindowMs: number, livePanes?: Set<string>): void {
+  for (const [k, at] of Object.entries(st.dedup)) {
+    if (now - at >= dedupWindowMs || at > now + 60_000) delete st.dedup[k];
+  }
+  if (livePanes) {
+    for (const id of Object.keys(st.panes)) if (!livePanes.has(id)) delete st.panes[id];
+  }
+  for (const [id, m] of Object.entries(st.panes)) {
+    if (!m.submitted) delete st.panes[id];
+  }
+}
+
+/** Write atomically: a temp file in the same directory, flushed, then renamed over the target. */
+export async function saveState(path: string, st: DriveState): Promise<void> {
+  const tmp = `${path}.tmp-${Deno.pid}`;
+  const data = new TextEncoder().encode(JSON.stringify(st) + "\n");
+  const f = await Deno.open(tmp, { write: true, create: true, truncate: true, mode: 0o600 });
+  try {
+    await f.write(data);
+    await f.syncData();
+  } finally {
+    f.close();
+  }
+  try {
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Dedup: true when `key` was not reported within the window (and records it as reported now).
+ * A timestamp in the future (clock stepped back) counts as expired rather than silencing forever.
+ */
+export function shouldEmit(st: DriveState, key: string, now: number, windowMs: number): boolean {
+  const last = st.dedup[key];
+  if (last !== undefined && now - last < windowMs && last <= now) return false;
+  st.dedup[key] = now;
+  return true;
+}

@@ -1,0 +1,56 @@
+/**
+ * What panes / capture / approve share: the pane inventory of a server or session with each pane's
+ * CLI (and how it was identified) and role, from one list-panes call and one process-table scan.
+ */
+import type { Config } from "../config/load.ts";
+import { DroverError } from "../errors.ts";
+import { listPanes, type PaneInfo, resolveTarget } from "../tmux/panes.ts";
+import type { TmuxServer } from "../tmux/run.ts";
+import { type Identified, identifyPane, readProcTable } from "./mod.ts";
+import { orchestrators, type Role, roleOf } from "./roles.ts";
+
+export interface PaneView {
+  pane: PaneInfo;
+  identified: Identified;
+  role: Role;
+  /** Why the pane is an orchestrator (empty for agents). */
+  roleWhy: string;
+}
+
+export interface InventoryOptions {
+  session?: string;
+  cliFlag?: string;
+  /** Orchestrator target overriding [drive].orchestrator. */
+  orchestrator?: string;
+}
+
+export async function inventory(
+  server: TmuxServer,
+  config: Config,
+  opts: InventoryOptions = {},
+): Promise<PaneView[]> {
+  const panes = await listPanes(server, opts.session === undefined ? {} : { session: opts.session });
+  const needProcs = panes.some((p) => p.droverCli.trim() === "");
+  const procs = needProcs ? await readProcTable() : undefined;
+  const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);
+  return panes.map((pane) => ({
+    pane,
+    identified: identifyPane({ pane, config, cliFlag: opts.cliFlag, procs }),
+    role: roleOf(pane, orch),
+    roleWhy: orch.why.get(pane.id) ?? "",
+  }));
+}
+
+/** One pane by target, with its CLI and its role judged against its whole session. */
+export async function viewTarget(
+  server: TmuxServer,
+  config: Config,
+  target: string,
+  opts: Omit<InventoryOptions, "session"> = {},
+): Promise<PaneView> {
+  const pane = await resolveTarget(server, target);
+  const all = await inventory(server, config, { ...opts, session: pane.sessionName });
+  const view = all.find((v) => v.pane.id === pane.id);
+  if (view) return view;
+  throw new DroverError("TARGET_NOT_FOUND", `pane ${target} vanished while it was being inspected`);
+}

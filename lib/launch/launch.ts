@@ -1,0 +1,254 @@
+/**
+ * `drover launch`: start an agent CLI in an exact new tmux pane, optionally seeded with a kickoff
+ * prompt carried out of band (./carrier.ts). Everything a user can get wrong is checked before
+ * anything is created; what was created is reported by the ids tmux printed for it.
+ */
+import { DroverError, invalidArgument } from "../errors.ts";
+import {
+  type CreatedPane,
+  newSession,
+  newWindow,
+  type Selection,
+  selectionPreserved,
+  selectionSnapshot,
+  selectCreated,
+  sessionExists,
+  sessionOfPane,
+  setPaneTitle,
+  splitPane,
+  type SplitDirection,
+} from "../tmux/create.ts";
+import { CLI_OPTION, setPaneOption } from "../tmux/options.ts";
+import { type PaneInfo, resolveTarget } from "../tmux/panes.ts";
+import type { TmuxServer } from "../tmux/run.ts";
+import { type Availability, cachedAvailability } from "./availability.ts";
+import { paneCommand, writeCarrier } from "./carrier.ts";
+import { MAX_PROMPT_BYTES } from "./prompt.ts";
+import { type CliOverride, formatPromptForm, lookupRecipe, promptArgv } from "./recipes.ts";
+
+export const DIRECTIONS = ["right", "left", "up", "down"] as const;
+
+export interface LaunchRequest {
+  cli: string;
+  /** "-" or undefined. */
+  prompt?: string;
+  window?: boolean;
+  split?: string;
+  anchor?: string;
+  background?: boolean;
+  cwd?: string;
+  title?: string;
+  session?: string;
+}
+
+export interface LaunchDeps {
+  server: TmuxServer;
+  /** True when drover talks to the server it runs inside ($TMUX, no -L/-S). */
+  insideServer: boolean;
+  /** $TMUX_PANE when insideServer. */
+  currentPane?: string;
+  clis: Record<string, CliOverride>;
+  /** Reads and validates the prompt (stdin); only called when --prompt - was given. */
+  readPrompt: () => Promise<string>;
+}
+
+export interface LaunchData {
+  cli: string;
+  command: string[];
+  placement: "window" | "split" | "session";
+  direction: SplitDirection | null;
+  background: boolean;
+  session: { id: string; name: string };
+  window: { id: string; index: number };
+  pane: { id: string; index: number; target: string };
+  anchor: { pane_id: string; window_id: string; session_id: string; target: string } | null;
+  cwd: string | null;
+  title: string | null;
+  prompt: { bytes: number; carrier: "file" } | null;
+  selection_preserved: boolean | null;
+  availability: Availability;
+}
+
+/** Flag combinations, before touching anything. */
+export function checkFlags(req: LaunchRequest): void {
+  if (!req.cli || req.cli.trim() === "") throw invalidArgument("--cli NAME is required");
+  if (req.prompt !== undefined && req.prompt !== "-") {
+    throw invalidArgument(
+      `--prompt takes only "-" (read the prompt from stdin), got ${JSON.stringify(req.prompt)}; ` +
+        "a prompt on the command line would leak into shell history and ps",
+    );
+  }
+  if (req.window && req.split !== undefined) {
+    throw invalidArgument("--window and --split exclude each other; pick one placement");
+  }
+  if (req.split !== undefined) {
+    if (!(DIRECTIONS as readonly string[]).includes(req.split)) {
+      throw invalidArgument(`--split takes right, left, up or down, got "${req.split}"`);
+    }
+    if (req.anchor === undefined) {
+      throw invalidArgument("--split needs --anchor TARGET: the exact pane to split (%12 or s:w.p)");
+    }
+    if (req.session !== undefined) {
+      throw invalidArgument("--session does not apply to --split (the anchor pane decides)");
+    }
+  } else if (req.anchor !== undefined) {
+    throw invalidArgument("--anchor only applies to --split right|left|up|down");
+  }
+  if (req.session !== undefined && req.session.trim() === "") {
+    throw invalidArgument("--session needs a session name");
+  }
+  if (req.session !== undefined && /[:.]/.test(req.session)) {
+    throw invalidArgument(`--session "${req.session}": tmux session names cannot contain ":" or "."`);
+  }
+  if (req.title !== undefined && /[\u0000-\u001f\u007f]/.test(req.title)) {
+    throw invalidArgument("--title must not contain control characters");
+  }
+}
+
+async function checkCwd(cwd: string | undefined): Promise<string | undefined> {
+  if (cwd === undefined) return undefined;
+  let abs = cwd;
+  if (!abs.startsWith("/")) abs = `${Deno.cwd()}/${cwd}`;
+  try {
+    const st = await Deno.stat(abs);
+    if (!st.isDirectory) throw invalidArgument(`--cwd ${cwd} is not a directory`);
+    return await Deno.realPath(abs);
+  } catch (e) {
+    if (e instanceof DroverError) throw e;
+    throw invalidArgument(`--cwd ${cwd} does not exist or cannot be read`);
+  }
+}
+
+export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
+  data: LaunchData;
+  warnings: string[];
+}> {
+  checkFlags(req);
+  const cwd = await checkCwd(req.cwd);
+  const recipe = lookupRecipe(req.cli, deps.clis);
+  const warnings: string[] = [];
+  // Refuse a prompt the CLI cannot take before reading a byte of it.
+  if (req.prompt !== undefined) promptArgv(recipe, "x");
+  const prompt = req.prompt !== undefined ? await deps.readPrompt() : undefined;
+  if (prompt !== undefined && new TextEncoder().encode(prompt).length > MAX_PROMPT_BYTES) {
+    throw invalidArgument(`the prompt is larger than ${MAX_PROMPT_BYTES} bytes`);
+  }
+  const plan = prompt !== undefined
+    ? promptArgv(recipe, prompt)
+    : { argv: [recipe.command, ...recipe.args], promptPrefix: "" };
+
+  // Where the pane goes: resolved exactly before anything is created.
+  let anchor: PaneInfo | undefined;
+  let sessionTarget: string | undefined;
+  let createSession = false;
+  if (req.split !== undefined) {
+    anchor = await resolveTarget(deps.server, req.anchor!);
+  } else if (req.session !== undefined) {
+    if (await sessionExists(deps.server, req.session)) sessionTarget = `=${req.session}`;
+    else createSession = true;
+  } else if (deps.insideServer && deps.currentPane) {
+    const id = await sessionOfPane(deps.server, deps.currentPane);
+    if (!id) {
+      throw invalidArgument("cannot tell which tmux session drover runs in; pass --session S");
+    }
+    sessionTarget = id;
+  } else {
+    throw invalidArgument(
+      "outside tmux, launch needs --session S (a new window there, or a new session if none " +
+        "is called S) or --split DIR --anchor TARGET",
+    );
+  }
+
+  const avail = (await cachedAvailability([recipe.command])).get(recipe.command)?.status ??
+    "unknown";
+  if (avail === "unavailable") {
+    warnings.push(
+      `"${recipe.command}" was not found on your login shell's PATH at the last \`drover clis ` +
+        "list` probe; launching anyway (the pane closes at once if it really is missing)",
+    );
+  }
+
+  const before: Selection | undefined = req.background
+    ? await selectionSnapshot(deps.server)
+    : undefined;
+  const carrier = prompt !== undefined ? await writeCarrier(prompt) : undefined;
+  const spec = {
+    command: paneCommand(
+      plan.argv,
+      carrier ? { path: carrier.path, prefix: plan.promptPrefix } : undefined,
+    ),
+    cwd,
+    env: recipe.env,
+    windowName: req.title,
+  };
+  let created: CreatedPane;
+  try {
+    if (anchor) {
+      created = await splitPane(deps.server, anchor.id, req.split as SplitDirection, {
+        ...spec,
+        windowName: undefined,
+      });
+    } else if (createSession) {
+      created = await newSession(deps.server, req.session!, spec);
+    } else {
+      created = await newWindow(deps.server, sessionTarget!, spec);
+    }
+  } catch (e) {
+    await carrier?.remove();
+    if (e instanceof DroverError && e.code === "TMUX_FAILED") {
+      throw new DroverError("CREATE_FAILED", e.message, { details: e.details });
+    }
+    throw e;
+  }
+
+  // The pane exists from here on: a failure below must say which pane so it can be closed.
+  const target = `${created.session_name}:${created.window_index}.${created.pane_index}`;
+  try {
+    await setPaneOption(deps.server, created.pane_id, CLI_OPTION, recipe.name);
+    if (req.title !== undefined) await setPaneTitle(deps.server, created.pane_id, req.title);
+    if (!req.background && !createSession) await selectCreated(deps.server, created);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new DroverError(
+      "CREATE_FAILED",
+      `created pane ${created.pane_id} (${target}) but could not finish setting it up: ${msg}; ` +
+        `close it with \`tmux kill-pane -t ${created.pane_id}\` if the agent did not start`,
+      { details: { pane_id: created.pane_id, window_id: created.window_id } },
+    );
+  }
+  let preserved: boolean | null = null;
+  if (before) {
+    preserved = selectionPreserved(before, await selectionSnapshot(deps.server));
+    if (!preserved) warnings.push("the selected window or pane changed during the background launch");
+  }
+  return {
+    warnings,
+    data: {
+      cli: recipe.name,
+      command: plan.argv,
+      placement: anchor ? "split" : createSession ? "session" : "window",
+      direction: anchor ? req.split as SplitDirection : null,
+      background: req.background === true,
+      session: { id: created.session_id, name: created.session_name },
+      window: { id: created.window_id, index: created.window_index },
+      pane: { id: created.pane_id, index: created.pane_index, target },
+      anchor: anchor
+        ? {
+          pane_id: anchor.id,
+          window_id: anchor.windowId,
+          session_id: anchor.sessionId,
+          target: anchor.target,
+        }
+        : null,
+      cwd: cwd ?? null,
+      title: req.title ?? null,
+      prompt: prompt !== undefined
+        ? { bytes: new TextEncoder().encode(prompt).length, carrier: "file" }
+        : null,
+      selection_preserved: preserved,
+      availability: avail,
+    },
+  };
+}
+
+export { formatPromptForm };

@@ -1,0 +1,130 @@
+/**
+ * `drover send TARGET`: type text into an agent's input box, press Enter, and prove it was taken.
+ *
+ * The safety boundary of DESIGN §6 applies: a fresh capture must show an idle (or busy, which
+ * queues input) CLI with an EMPTY input box — never a live prompt or dialog (typed text would
+ * answer it), a bare shell (it would run it), or text someone already typed (it would merge).
+ * After typing, drover waits until the text shows in the input box, presses Enter, and waits for
+ * the box to empty; one more Enter if it did not, then SEND_FAILED. Nothing is sent on any error.
+ */
+import { DroverError, invalidArgument } from "../errors.ts";
+
+export const SEND_MAX_BYTES = 64 * 1024;
+
+export interface SendObservation {
+  gone: boolean;
+  state: string;
+  /** Text in the input box; null or "" = empty. */
+  input_box: string | null;
+}
+
+export interface SendDeps {
+  observe(): Promise<SendObservation>;
+  type(text: string): Promise<void>;
+  enter(): Promise<void>;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface SendResult {
+  state_before: string;
+  state_after: string;
+  enter_presses: number;
+  method: "keys" | "paste";
+}
+
+const SENDABLE = new Set(["idle", "busy"]);
+
+/** Validate text to send: no control characters except newline and tab. */
+export function validateSendText(text: string): string {
+  if (text.trim() === "") {
+    throw new DroverError("EMPTY_INPUT", "nothing to send: give the text as arguments or on stdin");
+  }
+  if (new TextEncoder().encode(text).length > SEND_MAX_BYTES) {
+    throw invalidArgument(
+      `the text is larger than ${SEND_MAX_BYTES / 1024} KiB; launch with --prompt - instead, or ` +
+        "write it to a file and send the path",
+    );
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) {
+    throw invalidArgument("the text contains control characters (only newline and tab are allowed)");
+  }
+  return text;
+}
+
+const empty = (s: string | null) => s === null || s.trim() === "";
+
+export async function sendText(
+  text: string,
+  target: string,
+  deps: SendDeps,
+  opts: { settleMs?: number; leaveMs?: number; pollMs?: number } = {},
+): Promise<SendResult> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const poll = opts.pollMs ?? 100;
+  const before = await deps.observe();
+  if (before.gone) throw new DroverError("TARGET_NOT_FOUND", `${target} no longer exists`);
+  if (!SENDABLE.has(before.state)) {
+    const why: Record<string, string> = {
+      prompt: "a permission prompt is live: typed text would answer it (use `drover approve`)",
+      dialog: "a dialog is open: typed text would answer it",
+      shell: "the pane shows a bare shell: the text would run as a command",
+      unavailable: "the CLI reports it is unavailable",
+    };
+    throw new DroverError(
+      "SEND_REFUSED",
+      `not sending to ${target}: ${why[before.state] ?? `its state is ${before.state}, not idle`}`,
+      { details: { state: before.state } },
+    );
+  }
+  if (!empty(before.input_box)) {
+    throw new DroverError(
+      "SEND_REFUSED",
+      `not sending to ${target}: its input box already holds text (${
+        JSON.stringify(before.input_box!.slice(0, 60))
+      }); clear or submit it first`,
+      { details: { state: before.state, input_box: before.input_box } },
+    );
+  }
+  const method = text.includes("\n") ? "paste" : "keys";
+  await deps.type(text);
+
+  const until = async (pred: (o: SendObservation) => boolean, ms: number) => {
+    const tries = Math.max(1, Math.ceil(ms / poll));
+    for (let i = 0; i < tries; i++) {
+      const o = await deps.observe();
+      if (o.gone || pred(o)) return o;
+      await sleep(poll);
+    }
+    return await deps.observe();
+  };
+
+  const typed = await until((o) => !empty(o.input_box), opts.settleMs ?? 3000);
+  if (typed.gone) throw new DroverError("TARGET_NOT_FOUND", `${target} went away while typing`);
+  if (empty(typed.input_box)) {
+    throw new DroverError(
+      "SEND_FAILED",
+      `typed into ${target} but the text never showed in its input box; Enter was not pressed`,
+      { details: { state: typed.state } },
+    );
+  }
+  let presses = 0;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await deps.enter();
+    presses++;
+    const after = await until((o) => empty(o.input_box), opts.leaveMs ?? 5000);
+    if (after.gone || empty(after.input_box)) {
+      return {
+        state_before: before.state,
+        state_after: after.gone ? "gone" : after.state,
+        enter_presses: presses,
+        method,
+      };
+    }
+  }
+  throw new DroverError(
+    "SEND_FAILED",
+    `pressed Enter twice in ${target} but the text is still in the input box`,
+    { details: { enter_presses: presses } },
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * The prompt-shape profile field table: every field a profile may set, its kind and what it means.
+ * The 16 fields of seed 000 come first; the rest are documented extensions (docs/profiles.md) that
+ * exist because real screens needed them. Every field resolves independently (resolve.ts).
+ */
+
+/** `markers`: list of case-insensitive substrings; `marker`: one such substring; `pattern`: Rust regex. */
+export type FieldKind = "markers" | "marker" | "pattern";
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** Seed 000 field (false = drover extension). */
+  readonly seed: boolean;
+  readonly summary: string;
+}
+
+export const FIELDS = [
+  {
+    name: "readiness_markers",
+    kind: "markers",
+    seed: true,
+    summary: "substrings that identify the CLI's interactive ready state (not a bare shell)",
+  },
+  {
+    name: "approval_markers",
+    kind: "markers",
+    seed: true,
+    summary: "substrings showing the CLI waits for an approval decision",
+  },
+  {
+    name: "live_prompt_markers",
+    kind: "markers",
+    seed: true,
+    summary: "the confirmation question lead-in and the cancel footer that anchor a live prompt",
+  },
+  {
+    name: "mid_response_markers",
+    kind: "markers",
+    seed: true,
+    summary: "substrings showing the CLI is producing a response (its interrupt footer)",
+  },
+  {
+    name: "prompt_boilerplate_markers",
+    kind: "markers",
+    seed: true,
+    summary: "substrings marking a line as prompt boilerplate rather than the command",
+  },
+  {
+    name: "command_header_markers",
+    kind: "markers",
+    seed: true,
+    summary: "command-confirmation headers: a whole-line form, or an inline form ending in '('",
+  },
+  {
+    name: "file_prompt_pattern",
+    kind: "pattern",
+    seed: true,
+    summary: "regex matching a file-operation prompt; group 1 captures the path",
+  },
+  {
+    name: "option_line_pattern",
+    kind: "pattern",
+    seed: true,
+    summary: "regex matching a numbered option line after decoration is stripped",
+  },
+  {
+    name: "broad_grant_marker",
+    kind: "marker",
+    seed: true,
+    summary: "substring identifying a durable (don't ask again) option; ' and \u2019 both match",
+  },
+  {
+    name: "input_sigils",
+    kind: "markers",
+    seed: true,
+    summary: "prefixes that open the CLI's input line",
+  },
+  {
+    name: "mode_accept_edits_markers",
+    kind: "markers",
+    seed: true,
+    summary: "substrings identifying an accept-edits / bypass-permissions mode (title + capture)",
+  },
+  {
+    name: "mode_interactive_markers",
+    kind: "markers",
+    seed: true,
+    summary: "substrings identifying the interactive (default) mode",
+  },
+  {
+    name: "stream_error_markers",
+    kind: "markers",
+    seed: true,
+    summary: "phrases showing the API call failed mid-turn (transport error, timeout, retry)",
+  },
+  {
+    name: "context_bloat_pattern",
+    kind: "pattern",
+    seed: true,
+    summary: "regex for a clear/compact hint; the first all-digit group = tokens in thousands",
+  },
+  {
+    name: "paste_buffer_pattern",
+    kind: "pattern",
+    seed: true,
+    summary: "regex matching the CLI's pasted-text placeholder left in the input",
+  },
+  {
+    name: "cli_unavailable_markers",
+    kind: "markers",
+    seed: true,
+    summary: "phrases showing the CLI stopped serving (usage limit, credit, auth)",
+  },
+  // ---- extensions (documented in docs/profiles.md) ----
+  {
+    name: "dialog_markers",
+    kind: "markers",
+    seed: false,
+    summary: "headings of known non-permission dialogs (first-run, trust, bypass warning)",
+  },
+  {
+    name: "context_used_pattern",
+    kind: "pattern",
+    seed: false,
+    summary: "regex for a context-window usage indicator; the first all-digit group = percent used",
+  },
+  {
+    name: "input_placeholder_markers",
+    kind: "markers",
+    seed: false,
+    summary: "prefixes of the CLI's placeholder hint in an empty input line (not input)",
+  },
+  {
+    name: "mid_response_pattern",
+    kind: "pattern",
+    seed: false,
+    summary: "regex for a busy/spinner line that carries no mid_response_markers wording",
+  },
+] as const satisfies readonly FieldSpec[];
+
+export type FieldName = typeof FIELDS[number]["name"];
+
+type KindOf<N extends FieldName> = Extract<typeof FIELDS[number], { name: N }>["kind"];
+type ValueOfKind<K> = K extends "markers" ? readonly string[] : K extends "marker" ? string
+  : K extends "pattern" ? string
+  : never;
+
+/** Raw values of a profile (as written in TOML). A field may be absent in a partial profile. */
+export type ProfileValues = { [N in FieldName]: ValueOfKind<KindOf<N>> };
+export type PartialProfileValues = Partial<ProfileValues>;
+
+export const FIELD_NAMES: readonly FieldName[] = FIELDS.map((f) => f.name);
+
+const BY_NAME = new Map<string, FieldSpec>(FIELDS.map((f) => [f.name, f]));
+
+export function fieldSpec(name: string): FieldSpec | undefined {
+  return BY_NAME.get(name);
+}
+
+export function isFieldName(name: string): name is FieldName {
+  return BY_NAME.has(name);
+}

@@ -1,0 +1,490 @@
+/**
+ * Profile patterns are written in Rust `regex`-crate syntax. This module checks a pattern against the
+ * subset drover supports (linear-time constructs that also have a POSIX-ERE form for sweep.sh),
+ * translates it into a JavaScript RegExp with the `u` flag, and exports it as ERE.
+ *
+ * Why a subset: a profile is configuration an agent's own worktree may influence, so it must not be
+ * able to stall the supervisor (no back-references, no look-around), and sweep.sh must read the very
+ * same pattern (so everything has to survive the ERE export). Semantics that differ between Rust and
+ * JS are documented in docs/profiles.md (`\d`, `\w` are ASCII here).
+ */
+import { type AST, RegExpParser } from "../deps/regexpp.ts";
+
+export class PatternError extends Error {
+  override get name(): string {
+    return "PatternError";
+  }
+}
+
+export interface CompiledPattern {
+  /** The pattern exactly as written in the profile. */
+  readonly source: string;
+  /** JS source after translation (without flags). */
+  readonly jsSource: string;
+  /** Whole-pattern case-insensitivity from a leading `(?i)`. */
+  readonly ignoreCase: boolean;
+  readonly regex: RegExp;
+  /** POSIX ERE form with case-insensitivity folded in (`[aA]`), for sweep.sh. */
+  readonly ere: string;
+}
+
+const PARSER = new RegExpParser({ ecmaVersion: 2025 });
+
+/** Letters that may appear as `\X` escapes with the same meaning in Rust and JS-`u`. */
+const KEEP_ESCAPES = new Set(["d", "D", "w", "W", "s", "S", "t", "n", "r", "f", "v", "b", "B"]);
+/** Characters JS-`u` accepts as identity escapes outside a class. */
+const JS_SYNTAX = new Set([..."^$\\.*+?()[]{}|/"]);
+
+function hex2(c: string): string {
+  return "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0");
+}
+
+/**
+ * Strip leading Rust flag groups (`(?i)`, `(?ims)`, repeated) and return the JS flag letters.
+ * Any other flag group position or letter is rejected.
+ */
+function splitFlags(src: string): { flags: Set<string>; body: string } {
+  const flags = new Set<string>();
+  let body = src;
+  for (;;) {
+    const m = /^\(\?([A-Za-z-]*)\)/.exec(body);
+    if (!m) break;
+    for (const f of m[1]) {
+      if (f === "i" || f === "m" || f === "s") flags.add(f);
+      else if (f === "-") {
+        throw new PatternError("flag negation in a leading flag group is not supported");
+      } else throw new PatternError(`unsupported flag '${f}' (only i, m and s are supported)`);
+    }
+    body = body.slice(m[0].length);
+  }
+  return { flags, body };
+}
+
+/** Translate Rust-regex syntax into JS (`u` mode) source, rejecting what has no linear/ERE form. */
+function translate(body: string): string {
+  let out = "";
+  let inClass = 0;
+  let classStart = false;
+  const n = body.length;
+  for (let i = 0; i < n; i++) {
+    const c = body[i];
+    if (c === "\\") {
+      classStart = false;
+      const d = body[i + 1];
+      if (d === undefined) throw new PatternError("pattern ends with a lone backslash");
+      i++;
+      if (/[1-9]/.test(d) || d === "k") {
+        throw new PatternError("back-references are not supported (patterns must run in linear time)");
+      }
+      if (d === "Q" || d === "E") throw new PatternError("\\Q…\\E quoting is not supported");
+      if (d === "<" || d === ">") {
+        throw new PatternError(`word-boundary assertion \\${d} is not supported`);
+      }
+      if (d === "A" || d === "z") {
+        if (inClass) throw new PatternError(`\\${d} is not allowed inside a character class`);
+        out += d === "A" ? "^" : "$";
+        continue;
+      }
+      if (d === "b" && body[i + 1] === "{") {
+        throw new PatternError("\\b{…} word-boundary assertions are not supported");
+      }
+      if (d === "x" && body[i + 1] === "{") {
+        const end = body.indexOf("}", i + 2);
+        if (end < 0) throw new PatternError("unterminated \\x{…} escape");
+        out += "\\u{" + body.slice(i + 2, end) + "}";
+        i = end;
+        continue;
+      }
+      if (d === "U") {
+        if (body[i + 1] === "{") {
+          const end = body.indexOf("}", i + 2);
+          if (end < 0) throw new PatternError("unterminated \\U{…} escape");
+          out += "\\u{" + body.slice(i + 2, end) + "}";
+          i = end;
+        } else {
+          out += "\\u{" + body.slice(i + 1, i + 9) + "}";
+          i += 8;
+        }
+        continue;
+      }
+      if ((d === "p" || d === "P") && body[i + 1] !== "{") {
+        const letter = body[i + 1];
+        if (letter === undefined) throw new PatternError(`incomplete \\${d} escape`);
+        out += `\\${d}{${letter}}`;
+        i++;
+        continue;
+      }
+      if (d === "a") {
+        out += "\\x07";
+        continue;
+      }
+      if (KEEP_ESCAPES.has(d) || d === "x" || d === "u" || d === "p" || d === "P" || d === "0") {
+        out += "\\" + d;
+        continue;
+      }
+      if (/[A-Za-z0-9]/.test(d)) throw new PatternError(`unknown escape \\${d}`);
+      // Escaped punctuation: Rust allows escaping any of it; JS-u only its own syntax characters.
+      if (inClass) out += d === "-" || d === "]" || d === "\\" || d === "^" ? "\\" + d : hex2(d);
+      else out += JS_SYNTAX.has(d) ? "\\" + d : (d.charCodeAt(0) < 128 ? hex2(d) : d);
+      classStart = false;
+      continue;
+    }
+    if (inClass) {
+      if (c === "[") {
+        if (body[i + 1] === ":") {
+          const end = body.indexOf(":]", i + 2);
+          if (end < 0) throw new PatternError("unterminated [:class:] in a character class");
+          out += posixClass(body.slice(i + 2, end));
+          i = end + 1;
+          classStart = false;
+          continue;
+        }
+        throw new PatternError("nested character classes are not supported");
+      }
+      if ((c === "&" || c === "-" || c === "~") && body[i + 1] === c) {
+        throw new PatternError(`character class set operation '${c}${c}' is not supported`);
+      }
+      if (c === "]" && classStart) {
+        out += "\\]";
+        classStart = false;
+        continue;
+      }
+      if (c === "]") {
+        inClass = 0;
+        out += "]";
+        continue;
+      }
+      classStart = false;
+      out += c;
+      continue;
+    }
+    if (c === "[") {
+      inClass = 1;
+      classStart = true;
+      out += "[";
+      if (body[i + 1] === "^") {
+        out += "^";
+        i++;
+      }
+      continue;
+    }
+    if (c === "(" && body[i + 1] === "?") {
+      const rest = body.slice(i + 2);
+      if (rest.startsWith("=") || rest.startsWith("!") || rest.startsWith("<=") || rest.startsWith("<!")) {
+        throw new PatternError("look-around assertions are not supported (Rust regex has none)");
+      }
+      if (rest.startsWith("P<")) {
+        out += "(?<";
+        i += 3;
+        continue;
+      }
+      if (rest.startsWith("<") || rest.startsWith(":")) {
+        out += "(?";
+        i += 1;
+        continue;
+      }
+      const m = /^([A-Za-z-]*)([:)])/.exec(rest);
+      if (!m) throw new PatternError("unsupported group syntax '(?'");
+      if (m[2] === ")") {
+        throw new PatternError("a flag group like (?i) is only supported at the start of a pattern");
+      }
+      for (const f of m[1]) {
+        if (f !== "i" && f !== "m" && f !== "s" && f !== "-") {
+          throw new PatternError(`unsupported flag '${f}' in a scoped flag group`);
+        }
+      }
+      out += "(?" + m[1] + ":";
+      i += 1 + m[0].length;
+      continue;
+    }
+    if (c === "{" && body[i + 1] === ",") {
+      throw new PatternError("a repetition needs a lower bound ({0,n}, not {,n})");
+    }
+    out += c;
+  }
+  if (inClass) throw new PatternError("unterminated character class");
+  return out;
+}
+
+function posixClass(name: string): string {
+  const map: Record<string, string> = {
+    alnum: "0-9A-Za-z",
+    alpha: "A-Za-z",
+    ascii: "\\x00-\\x7f",
+    blank: "\\t ",
+    cntrl: "\\x00-\\x1f\\x7f",
+    digit: "0-9",
+    graph: "!-~",
+    lower: "a-z",
+    print: " -~",
+    punct: "!-\\/:-@\\[-`{-~",
+    space: "\\t\\n\\v\\f\\r ",
+    upper: "A-Z",
+    word: "0-9A-Za-z_",
+    xdigit: "0-9A-Fa-f",
+  };
+  const v = map[name];
+  if (v === undefined) throw new PatternError(`unknown POSIX class [:${name}:]`);
+  return v;
+}
+
+/** Parse + check + translate. Throws PatternError with a reason meant for a person. */
+export function compilePattern(source: string): CompiledPattern {
+  if (source.length === 0) throw new PatternError("empty pattern");
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(source)) {
+    throw new PatternError("control characters (tab, newline …) are not allowed; write \\t or \\n");
+  }
+  const { flags, body } = splitFlags(source);
+  if (body.length === 0) throw new PatternError("empty pattern after the flag group");
+  const jsSource = translate(body);
+  let ast: AST.Pattern;
+  try {
+    ast = PARSER.parsePattern(jsSource, 0, jsSource.length, { unicode: true });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new PatternError(`does not compile: ${msg.replace(/^Invalid regular expression: /, "")}`);
+  }
+  const ignoreCase = flags.has("i");
+  const ere = toEre(ast, ignoreCase);
+  let regex: RegExp;
+  try {
+    regex = new RegExp(jsSource, "u" + (ignoreCase ? "i" : "") + (flags.has("s") ? "s" : ""));
+  } catch (e) {
+    throw new PatternError(`does not compile: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { source, jsSource, ignoreCase, regex, ere };
+}
+
+// ---------------------------------------------------------------------------------------------
+// POSIX ERE export
+
+const ERE_META = new Set([..."\\.[]()*+?{}|^$"]);
+
+function caseVariants(cp: number): number[] {
+  const ch = String.fromCodePoint(cp);
+  const set = new Set<number>([cp]);
+  for (const v of [ch.toLowerCase(), ch.toUpperCase()]) {
+    if ([...v].length === 1) set.add(v.codePointAt(0)!);
+  }
+  return [...set];
+}
+
+function literal(cp: number): string {
+  const ch = String.fromCodePoint(cp);
+  if (cp < 0x20 || cp === 0x7f) {
+    throw new PatternError(`control character U+${cp.toString(16)} has no portable ERE form`);
+  }
+  return ERE_META.has(ch) ? "\\" + ch : ch;
+}
+
+/** Build one ERE bracket expression from code points / ranges / POSIX classes. */
+function bracket(
+  negate: boolean,
+  singles: number[],
+  ranges: Array<[number, number]>,
+  classes: string[],
+): string {
+  const set = new Set(singles);
+  let close = false, dash = false, caret = false, open = false;
+  const parts: string[] = [];
+  for (const cp of set) {
+    const ch = String.fromCodePoint(cp);
+    if (cp < 0x20 || cp === 0x7f) {
+      throw new PatternError(`control character U+${cp.toString(16)} has no portable ERE form`);
+    }
+    if (ch === "]") close = true;
+    else if (ch === "-") dash = true;
+    else if (ch === "^") caret = true;
+    else if (ch === "[") open = true;
+    else parts.push(ch);
+  }
+  for (const [lo, hi] of ranges) {
+    const a = String.fromCodePoint(lo), b = String.fromCodePoint(hi);
+    if (lo < 0x20 || "]-^[".includes(a) || "]-^[".includes(b)) {
+      throw new PatternError(`range ${a}-${b} has no portable ERE form`);
+    }
+    parts.push(`${a}-${b}`);
+  }
+  let body = (close ? "]" : "") + parts.join("") + classes.join("") + (open ? "[" : "") +
+    (caret ? "^" : "") + (dash ? "-" : "");
+  if (body.startsWith("^")) body = body.slice(1) + "^";
+  if (body === "^" && !negate) return "\\^";
+  if (body === "") throw new PatternError("an empty character class has no ERE form");
+  return "[" + (negate ? "^" : "") + body + "]";
+}
+
+type CaseState = { i: boolean };
+
+function setToBracketParts(
+  s: AST.EscapeCharacterSet,
+  singles: number[],
+  ranges: Array<[number, number]>,
+  classes: string[],
+): void {
+  if (s.negate) {
+    throw new PatternError(`a negated class escape (\\${s.kind[0].toUpperCase()}) inside [...]`);
+  }
+  if (s.kind === "digit") ranges.push([0x30, 0x39]);
+  else if (s.kind === "word") {
+    ranges.push([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]);
+    singles.push(0x5f);
+  } else if (s.kind === "space") classes.push("[:space:]");
+}
+
+function addRangeCase(lo: number, hi: number, out: Array<[number, number]>, i: boolean): void {
+  out.push([lo, hi]);
+  if (!i) return;
+  const lowA = 0x61, lowZ = 0x7a, upA = 0x41, upZ = 0x5a;
+  const a = Math.max(lo, lowA), b = Math.min(hi, lowZ);
+  if (a <= b) out.push([a - 32, b - 32]);
+  const c = Math.max(lo, upA), d = Math.min(hi, upZ);
+  if (c <= d) out.push([c + 32, d + 32]);
+  if (hi > 0x7f) {
+    for (let cp = Math.max(lo, 0x80); cp <= hi; cp++) {
+      if (caseVariants(cp).length > 1) {
+        throw new PatternError("a case-insensitive non-ASCII range has no portable ERE form");
+      }
+      if (cp - lo > 5000) break;
+    }
+  }
+}
+
+function emitNode(node: AST.Node, cs: CaseState): string {
+  switch (node.type) {
+    case "Alternative":
+      return node.elements.map((e) => emitNode(e, cs)).join("");
+    case "Group": {
+      const inner = { i: cs.i };
+      if (node.modifiers) {
+        if (node.modifiers.add.ignoreCase) inner.i = true;
+        if (node.modifiers.remove?.ignoreCase) inner.i = false;
+      }
+      return "(" + node.alternatives.map((a) => emitNode(a, inner)).join("|") + ")";
+    }
+    case "CapturingGroup":
+      return "(" + node.alternatives.map((a) => emitNode(a, cs)).join("|") + ")";
+    case "Quantifier": {
+      const el = node.element;
+      if (el.type === "Assertion") throw new PatternError("a quantified assertion has no ERE form");
+      const inner = emitNode(el, cs);
+      const { min, max } = node;
+      let q: string;
+      if (min === 0 && max === Infinity) q = "*";
+      else if (min === 1 && max === Infinity) q = "+";
+      else if (min === 0 && max === 1) q = "?";
+      else if (max === Infinity) q = `{${min},}`;
+      else if (min === max) q = `{${min}}`;
+      else q = `{${min},${max}}`;
+      if (max !== Infinity && max > 255) {
+        throw new PatternError("a repetition count above 255 has no portable ERE form");
+      }
+      return inner + q;
+    }
+    case "Character": {
+      if (cs.i) {
+        const vs = caseVariants(node.value);
+        if (vs.length > 1) return bracket(false, vs, [], []);
+      }
+      return literal(node.value);
+    }
+    case "CharacterSet": {
+      if (node.kind === "any") return ".";
+      if (node.kind === "property") {
+        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
+      }
+      const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
+      setToBracketParts({ ...node, negate: false } as AST.EscapeCharacterSet, singles, ranges, classes);
+      return bracket(node.negate, singles, ranges, classes);
+    }
+    case "CharacterClass": {
+      if (node.unicodeSets) throw new PatternError("set-notation classes have no ERE form");
+      const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
+      for (const e of node.elements) {
+        if (e.type === "Character") {
+          if (cs.i) singles.push(...caseVariants(e.value));
+          else singles.push(e.value);
+        } else if (e.type === "CharacterClassRange") {
+          addRangeCase(e.min.value, e.max.value, ranges, cs.i);
+        } else if (e.type === "CharacterSet") {
+          if (e.kind === "property") {
+            throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
+          }
+          setToBracketParts(e as AST.EscapeCharacterSet, singles, ranges, classes);
+        } else {
+          throw new PatternError("this character-class construct has no ERE form");
+        }
+      }
+      if (!node.negate && classes.length === 0 && ranges.length === 0) {
+        const uniq = [...new Set(singles)];
+        if (uniq.length === 1) return literal(uniq[0]);
+      }
+      return bracket(node.negate, singles, ranges, classes);
+    }
+    case "Assertion":
+      if (node.kind === "start") return "^";
+      if (node.kind === "end") return "$";
+      if (node.kind === "word") {
+        throw new PatternError("word-boundary assertions (\\b, \\B) have no POSIX ERE form");
+      }
+      throw new PatternError("look-around assertions are not supported (Rust regex has none)");
+    case "Backreference":
+      throw new PatternError("back-references are not supported (patterns must run in linear time)");
+    default:
+      throw new PatternError(`construct '${node.raw}' has no ERE form`);
+  }
+}
+
+function toEre(ast: AST.Pattern, ignoreCase: boolean): string {
+  const cs = { i: ignoreCase };
+  const alts = ast.alternatives.map((a) => emitNode(a, cs));
+  // bash [[ =~ ]] rejects an empty alternative ("a|"): spell it as an optional group.
+  if (alts.some((a) => a === "")) {
+    const nonEmpty = alts.filter((a) => a !== "");
+    if (nonEmpty.length === 0) throw new PatternError("the pattern matches only the empty string");
+    return "(" + nonEmpty.join("|") + ")?";
+  }
+  for (const a of alts) {
+    if (a.includes("()")) throw new PatternError("an empty group has no portable ERE form");
+  }
+  return alts.join("|");
+}
+
+/** Escape one literal string for ERE (used for marker lists). */
+export function ereEscape(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    out += literal(cp);
+  }
+  return out;
+}
+
+/** Marker list → ERE alternation of escaped literals (matched case-insensitively by consumers). */
+export function markersToEre(markers: readonly string[]): string {
+  return markers.map(ereEscape).join("|");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching that cannot be stalled
+
+/**
+ * Lines longer than this are cut before a pattern runs on them. Terminal lines are at most a few
+ * hundred columns; a joined (-J) line can be longer, but nothing a detector looks for sits past
+ * the first 4096 characters of a line. The cut bounds the work of every pattern on every line.
+ */
+export const MAX_MATCH_LINE = 4096;
+
+export function boundLine(line: string): string {
+  return line.length > MAX_MATCH_LINE ? line.slice(0, MAX_MATCH_LINE) : line;
+}
+
+/** RegExp#exec on a bounded line. Never throws (a V8 failure counts as no match). */
+export function execBounded(re: RegExp, line: string): RegExpExecArray | null {
+  try {
+    re.lastIndex = 0;
+    return re.exec(boundLine(line));
+  } catch {
+    return null;
+  }
+}

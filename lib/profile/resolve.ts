@@ -1,0 +1,144 @@
+/**
+ * Per-field profile resolution (DESIGN §4): for a CLI name, each field independently comes from
+ * 1. `[clis.<name>].prompt_profile` in the configuration, else
+ * 2. the verified shipped profile for that CLI (profiles/<cli>.toml), else
+ * 3. the embedded Claude Code default.
+ * A CLI nobody has heard of resolves the full Claude default, never an empty profile.
+ */
+import type { CliEntry, Config } from "../config/load.ts";
+import { FIELDS, type FieldName, type ProfileValues } from "./fields.ts";
+import { defaultProfile, type ShippedProfile, shippedFor } from "./embedded.ts";
+import type { CompiledPattern } from "./regex.ts";
+
+export type FieldSource =
+  | { readonly layer: "config"; readonly file: string; readonly line: number }
+  | { readonly layer: "shipped"; readonly profile: string; readonly file: string; readonly line: number }
+  | { readonly layer: "default"; readonly profile: string; readonly file: string; readonly line: number };
+
+type MarkerField = Extract<typeof FIELDS[number], { kind: "markers" }>["name"];
+type PatternField = Extract<typeof FIELDS[number], { kind: "pattern" }>["name"];
+
+/** Precompiled forms the detectors use (lowercased markers, RegExps). */
+export interface ProfileMatchers {
+  /** Every marker list, lowercased (Unicode-aware). */
+  readonly markers: Readonly<Record<MarkerField, readonly string[]>>;
+  /** The broad-grant marker lowercased, with ASCII ' and U+2019 ’ variants. */
+  readonly broadGrant: readonly string[];
+  readonly patterns: Readonly<Record<PatternField, RegExp>>;
+  /** ERE forms of the patterns (case folded in), for sweep.sh. */
+  readonly ere: Readonly<Record<PatternField, string>>;
+}
+
+export interface ResolvedProfile {
+  /** The CLI name this profile was resolved for (first whitespace token). */
+  readonly cli: string;
+  /** Id of the shipped profile used as layer 2 (null: none ships for this CLI). */
+  readonly shipped: string | null;
+  readonly values: Readonly<ProfileValues>;
+  readonly sources: Readonly<Record<FieldName, FieldSource>>;
+  readonly matchers: ProfileMatchers;
+}
+
+/** Name used when nothing names a CLI at all. */
+export const DEFAULT_CLI = "claude";
+
+/** First whitespace token of a CLI name or command line. */
+export function cliKey(nameOrCommand: string): string {
+  return nameOrCommand.trim().split(/\s+/)[0] ?? "";
+}
+
+function basename(p: string): string {
+  return p.replace(/\/+$/, "").replace(/^.*\//, "");
+}
+
+/** The shipped profile layer for a CLI: by its name, the name's basename, then its command. */
+export function shippedLayerFor(cli: string, entry: CliEntry | undefined): ShippedProfile | null {
+  const candidates = [cli, basename(cli)];
+  if (entry?.command) {
+    const c = cliKey(entry.command);
+    candidates.push(c, basename(c));
+  }
+  for (const c of candidates) {
+    if (!c) continue;
+    const p = shippedFor(c);
+    if (p) return p;
+  }
+  return null;
+}
+
+const cache = new WeakMap<Config, Map<string, ResolvedProfile>>();
+
+export function resolveProfile(cliName: string, config: Config): ResolvedProfile {
+  const cli = cliKey(cliName) || config.defaultCli || DEFAULT_CLI;
+  let perConfig = cache.get(config);
+  if (!perConfig) {
+    perConfig = new Map();
+    cache.set(config, perConfig);
+  }
+  const hit = perConfig.get(cli);
+  if (hit) return hit;
+
+  const entry = config.clis[cli];
+  const shipped = shippedLayerFor(cli, entry);
+  const def = defaultProfile();
+  const values: Record<string, unknown> = {};
+  const sources: Record<string, FieldSource> = {};
+  const compiled: Record<string, CompiledPattern> = {};
+  for (const f of FIELDS) {
+    const name = f.name;
+    if (entry && entry.promptProfile[name] !== undefined) {
+      values[name] = entry.promptProfile[name];
+      sources[name] = {
+        layer: "config",
+        file: config.path ?? "(config)",
+        line: entry.promptProfileLines[name] ?? entry.line,
+      };
+      if (f.kind === "pattern") compiled[name] = entry.promptProfilePatterns[name]!;
+    } else if (shipped && shipped.values[name] !== undefined) {
+      values[name] = shipped.values[name];
+      sources[name] = {
+        layer: "shipped",
+        profile: shipped.id,
+        file: shipped.file,
+        line: shipped.lines[name] ?? 1,
+      };
+      if (f.kind === "pattern") compiled[name] = shipped.patterns[name]!;
+    } else {
+      values[name] = def.values[name];
+      sources[name] = { layer: "default", profile: def.id, file: def.file, line: def.lines[name] ?? 1 };
+      if (f.kind === "pattern") compiled[name] = def.patterns[name]!;
+    }
+  }
+  const v = values as unknown as ProfileValues;
+  const markers: Record<string, string[]> = {};
+  const patterns: Record<string, RegExp> = {};
+  const ere: Record<string, string> = {};
+  for (const f of FIELDS) {
+    if (f.kind === "markers") markers[f.name] = (v[f.name] as string[]).map((m) => m.toLowerCase());
+    if (f.kind === "pattern") {
+      patterns[f.name] = compiled[f.name].regex;
+      ere[f.name] = compiled[f.name].ere;
+    }
+  }
+  const bg = v.broad_grant_marker.toLowerCase();
+  const broadGrant = [...new Set([bg, bg.replaceAll("'", "\u2019"), bg.replaceAll("\u2019", "'")])];
+  const resolved: ResolvedProfile = Object.freeze({
+    cli,
+    shipped: shipped?.id ?? null,
+    values: Object.freeze(v),
+    sources: Object.freeze(sources) as Record<FieldName, FieldSource>,
+    matchers: Object.freeze({
+      markers: markers as Record<MarkerField, string[]>,
+      broadGrant,
+      patterns: patterns as Record<PatternField, RegExp>,
+      ere: ere as Record<PatternField, string>,
+    }),
+  });
+  perConfig.set(cli, resolved);
+  return resolved;
+}
+
+/** The CLI a command should use when none is given: --cli, else default_cli, else claude. */
+export function effectiveCli(flag: string | undefined, config: Config): string {
+  return cliKey(flag ?? "") || config.defaultCli || DEFAULT_CLI;
+}

@@ -1,0 +1,113 @@
+/**
+ * Pane captures. Many panes (and both the plain and the styled form) are read in ONE tmux
+ * invocation: the capture commands are chained with `;` and each is preceded by a separator line
+ * printed by display-message, carrying a per-call nonce no screen can forge.
+ */
+import { DroverError } from "../errors.ts";
+import { nonce } from "./panes.ts";
+import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
+
+/** What detectors read: the visible screen (wrapped lines joined) and, when asked, its styled form. */
+export interface PaneCapture {
+  plain: string;
+  styled?: string;
+}
+
+export interface CaptureOptions {
+  /** Also capture the styled form (-e), needed for dim placeholders and selected choices. */
+  styled?: boolean;
+  /** Lines of scrollback history to include above the visible screen (-S -N). */
+  history?: number;
+}
+
+function captureArgs(pane: string, styled: boolean, history: number | undefined): string[] {
+  const args = ["capture-pane", "-p", "-J"];
+  if (styled) args.push("-e");
+  if (history !== undefined && history > 0) args.push("-S", `-${Math.floor(history)}`);
+  args.push("-t", pane);
+  return args;
+}
+
+/**
+ * Capture many panes at once. Panes that vanished are left out of the result (the caller decides
+ * whether that matters); a dead server raises TMUX_UNAVAILABLE.
+ */
+export async function capturePanes(
+  server: TmuxServer,
+  paneIds: string[],
+  opts: CaptureOptions = {},
+): Promise<Map<string, PaneCapture>> {
+  const out = new Map<string, PaneCapture>();
+  let pending = [...new Set(paneIds)];
+  // Each round runs the chain until tmux stops at a missing pane; that pane is dropped and the
+  // rest retried, so one vanished pane costs one extra call, not one call per pane.
+  while (pending.length > 0) {
+    const tag = nonce();
+    const jobs: { pane: string; styled: boolean }[] = [];
+    for (const pane of pending) {
+      jobs.push({ pane, styled: false });
+      if (opts.styled) jobs.push({ pane, styled: true });
+    }
+    const args: string[] = [];
+    jobs.forEach((j, i) => {
+      if (i > 0) args.push(";");
+      args.push("display-message", "-p", `\u001edrover-${tag}-${i}\u001e`, ";");
+      args.push(...captureArgs(j.pane, j.styled, opts.history));
+    });
+    args.push(";", "display-message", "-p", `\u001edrover-${tag}-end\u001e`);
+    const r = await tmux(server, args, { allowFailure: true });
+    const parts = r.stdout.split(new RegExp(`\u001edrover-${tag}-(\\d+|end)\u001e\n`));
+    // parts: [before, idx0, body0, idx1, body1, ...]
+    const done = new Set<number>();
+    let finished = false;
+    for (let k = 1; k + 1 < parts.length; k += 2) {
+      if (parts[k] === "end") {
+        finished = true;
+        continue;
+      }
+      const i = Number(parts[k]);
+      const next = parts[k + 2];
+      // A body is complete only when the next separator followed it; the last started one
+      // may have been the command that failed.
+      if (next === undefined) continue;
+      done.add(i);
+      const j = jobs[i];
+      const entry = out.get(j.pane) ?? { plain: "" };
+      if (j.styled) entry.styled = parts[k + 1];
+      else entry.plain = parts[k + 1];
+      out.set(j.pane, entry);
+    }
+    if (finished && r.code === 0) break;
+    if (r.code === 0) break;
+    const msg = r.stderr.trim();
+    if (!isMissingTarget(msg)) {
+      // Not a vanished pane: let the primitive map it (no server → TMUX_UNAVAILABLE).
+      await tmux(server, args);
+      break;
+    }
+    const failedIdx = jobs.findIndex((_, i) => !done.has(i));
+    if (failedIdx < 0) break;
+    const failedPane = jobs[failedIdx].pane;
+    out.delete(failedPane);
+    pending = pending.filter((p) => p !== failedPane && !hasAll(out.get(p), opts));
+  }
+  return out;
+}
+
+function hasAll(c: PaneCapture | undefined, opts: CaptureOptions): boolean {
+  return c !== undefined && (!opts.styled || c.styled !== undefined);
+}
+
+/** Capture one pane; TARGET_NOT_FOUND when it is gone. */
+export async function capturePane(
+  server: TmuxServer,
+  paneId: string,
+  opts: CaptureOptions = {},
+): Promise<PaneCapture> {
+  const m = await capturePanes(server, [paneId], opts);
+  const c = m.get(paneId);
+  if (!c) {
+    throw new DroverError("TARGET_NOT_FOUND", `pane ${paneId} no longer exists on this tmux server`);
+  }
+  return c;
+}

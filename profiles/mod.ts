@@ -1,0 +1,16 @@
+/**
+ * The shipped (embedded) profiles. Text imports are bundled by `deno compile`, need no read
+ * permission, and work the same under `deno run`, `deno test` and the binary. To ship a verified
+ * profile for another CLI, add one import and one entry here (see docs/profiles.md).
+ */
+import claudeCode from "./claude-code.toml" with { type: "text" };
+
+export interface EmbeddedProfileText {
+  /** Path relative to the repository, used in error messages and provenance. */
+  readonly file: string;
+  readonly text: string;
+}
+
+export const EMBEDDED_PROFILES: readonly EmbeddedProfileText[] = [
+  { file: "profiles/claude-code.toml", text: claudeCode },
+];

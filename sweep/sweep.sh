@@ -1,0 +1,752 @@
+#!/usr/bin/env bash
+# sweep.sh — drover's shell helper for supervisors and cron (bash + tmux + grep + drover only).
+#
+# Every marker and regex comes from ONE `drover __prompt-profile --format tsv` call per CLI, read
+# with `IFS=$'\t' read -r` and used only as a regex operand — never eval'd, never executed. This
+# file holds no marker of any CLI. The safety rules of `approve` are compiled here, mirroring
+# drover's own gate (DESIGN §6): orchestrator refusal, one claim per pane, a fresh capture that
+# re-confirms a live permission prompt, option 1 only, broad-grant refusal, dialog refusal.
+#
+# Usage: sweep.sh [-L name | -S path] [--config FILE] [--cli NAME] [--session S] <command> [args]
+#   snapshot                 last lines of every pane of the session, with drover's verdicts
+#   capture <pane>           the capture sweep.sh judges (visible screen, wrapped lines joined)
+#   approve <pane>           answer option 1 of a live permission prompt, through the bash gate
+#   classify                 capture on stdin -> one verdict line
+#   detect-stuck             stuck shapes of every pane of the session, one report per dedup window
+#   stuck-eval <agent> [prompt-age-seconds]   capture on stdin -> stuck shape of one agent
+# <pane> is a tmux pane id (%12) or session:window.pane.
+#
+# Exit codes: 0 ok / approved; 2 usage; 3 drover or tmux missing / failed; 4 pane not found;
+# 5 format version mismatch between this script and drover;
+# approve refusals: 10 orchestrator, 11 claimed, 12 no live prompt, 13 dialog, 14 broad grant,
+# 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live.
+#
+# Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
+# state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
+# SWEEP_CONTEXT_BLOAT_K (250), SWEEP_CONTEXT_USED_PCT (90).
+
+set -u
+export LC_ALL=C.UTF-8
+shopt -s extglob nocasematch
+
+# The versions of drover's machine formats this script reads. drover checks the profile one too
+# (--format-version), so a script and a binary from different releases refuse each other loudly.
+readonly PROFILE_FORMAT_VERSION=1
+readonly PANES_FORMAT_VERSION=1
+
+# Compiled liveness windows (DESIGN §5) — never profile fields.
+readonly LIVE_TAIL=4
+readonly LIVE_BLOCK=15
+readonly SHIFT_MAX=13
+readonly SHIFT_OPTION_WINDOW=6
+readonly BOTTOM_REGION=15
+readonly CLAIM_TTL_SECONDS=10
+
+die() {
+  local code=$1
+  shift
+  printf 'sweep.sh: %s\n' "$*" >&2
+  exit "$code"
+}
+
+usage() {
+  sed -n '2,27p' "${BASH_SOURCE[0]}" 2>/dev/null | sed 's/^# \{0,1\}//' >&2 ||
+    printf 'usage: sweep.sh [-L name|-S path] <snapshot|capture|approve|classify|detect-stuck|stuck-eval> ...\n' >&2
+  exit "${1:-2}"
+}
+
+TMUX_ARGS=()
+DROVER_ARGS=()
+CLI=""
+SESSION="${DROVER_SESSION:-}"
+while (($# > 0)); do
+  case "$1" in
+  -L)
+    (($# >= 2)) || usage
+    TMUX_ARGS=(-L "$2")
+    DROVER_ARGS+=(-L "$2")
+    shift 2
+    ;;
+  -S)
+    (($# >= 2)) || usage
+    TMUX_ARGS=(-S "$2")
+    DROVER_ARGS+=(-S "$2")
+    shift 2
+    ;;
+  --config)
+    (($# >= 2)) || usage
+    DROVER_ARGS+=(--config "$2")
+    shift 2
+    ;;
+  --cli)
+    (($# >= 2)) || usage
+    CLI=$2
+    shift 2
+    ;;
+  --session)
+    (($# >= 2)) || usage
+    SESSION=$2
+    shift 2
+    ;;
+  -h | --help | help) usage 0 ;;
+  --) shift && break ;;
+  -*) printf 'sweep.sh: unknown option %s\n' "$1" >&2 && usage ;;
+  *) break ;;
+  esac
+done
+
+DROVER_BIN="${DROVER:-}"
+if [[ -z "$DROVER_BIN" ]]; then
+  DROVER_BIN=$(command -v drover 2>/dev/null) || DROVER_BIN=""
+fi
+
+need_drover() {
+  [[ -n "$DROVER_BIN" ]] || die 3 "drover not found: put it on PATH or set DROVER=/path/to/drover"
+}
+
+need_tmux() {
+  command -v tmux >/dev/null 2>&1 || die 3 "tmux not found on PATH (need tmux >= 3.2)"
+}
+
+drover_run() {
+  "$DROVER_BIN" "${DROVER_ARGS[@]}" "$@"
+}
+
+t() {
+  tmux "${TMUX_ARGS[@]}" "$@"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Profile: one __prompt-profile call per CLI, parsed field by field into PROF_<cli>.
+
+declare -A PROF=()
+declare -A PROF_LOADED=()
+
+# load_profile CLI — fills PROF["<cli>|<field>"]=<ere>. "" = drover's default CLI.
+load_profile() {
+  local cli=$1 out rc first=1 name ere version_line=""
+  [[ -n "${PROF_LOADED[$cli.]:-}" ]] && return 0
+  need_drover
+  local args=(__prompt-profile --format tsv --format-version "$PROFILE_FORMAT_VERSION")
+  [[ -n "$cli" ]] && args+=(--cli "$cli")
+  out=$(drover_run "${args[@]}" 2>&1)
+  rc=$?
+  if ((rc != 0)); then
+    if [[ "$out" == *FORMAT_MISMATCH* || "$out" == *"format version"* ]]; then
+      die 5 "drover refused this script's profile format: ${out//$'\n'/ }"
+    fi
+    die 3 "drover __prompt-profile failed (exit $rc): ${out//$'\n'/ }"
+  fi
+  while IFS=$'\t' read -r name ere; do
+    if ((first)); then
+      first=0
+      version_line=$name
+      if [[ "$name" != "#format" ]]; then
+        die 5 "drover __prompt-profile printed no format version line (this script reads format $PROFILE_FORMAT_VERSION); drover and sweep.sh are from different releases — use \`drover sweep-script\`"
+      fi
+      if [[ "$ere" != "$PROFILE_FORMAT_VERSION" ]]; then
+        die 5 "profile format version mismatch: drover prints format $ere, this sweep.sh reads format $PROFILE_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+      fi
+      continue
+    fi
+    [[ -z "$name" || "$name" == \#* ]] && continue
+    PROF["$cli|$name"]=$ere
+  done <<<"$out"
+  [[ -n "$version_line" ]] || die 3 "drover __prompt-profile printed nothing"
+  PROF_LOADED[$cli.]=1
+}
+
+# p CLI FIELD — the ERE of a field ("" when the profile has none).
+p() {
+  printf '%s' "${PROF["$1|$2"]:-}"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Text helpers (pure bash; no subshell per line).
+
+# strip_decoration LINE -> STRIPPED: leading whitespace and box/bullet glyphs, never a bare ">".
+strip_decoration() {
+  STRIPPED="${1##+([[:space:]│─╭╮╰╯├┤┐└┘┌⎿❯●•*·›])}"
+}
+
+# matches LINE ERE — case-insensitive (nocasematch); an empty ERE never matches.
+matches() {
+  [[ -n "$2" ]] || return 1
+  [[ $1 =~ $2 ]]
+}
+
+# starts_with_marker LINE ERE — the stripped line starts with one of the markers.
+starts_with_marker() {
+  [[ -n "$2" ]] || return 1
+  local re="^($2)"
+  [[ $1 =~ $re ]]
+}
+
+# Split a capture into NB (non-blank lines).
+split_nb() {
+  local line
+  NB=()
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    line=${line%$'\r'}
+    [[ "$line" == *[![:space:]]* ]] && NB+=("$line")
+  done <<<"$1"
+}
+
+# is_option LINE — a numbered option line once decoration is stripped.
+is_option() {
+  strip_decoration "$1"
+  matches "$STRIPPED" "$OPT_RE"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The gate: analyze CLI CAPTURE sets
+#   LIVE (0/1), PERM (0/1), REGION_START (index into NB), OPT1 (text of option 1 or ""),
+#   OPT1_SEL (0/1), OPT_COUNT, BROAD1 (0/1), FP (fingerprint of the prompt).
+
+analyze() {
+  local cli=$1 cap=$2
+  load_profile "$cli"
+  LIVE_RE=$(p "$cli" live_prompt_markers)
+  OPT_RE=$(p "$cli" option_line_pattern)
+  local approval_re header_re file_re broad_re
+  approval_re=$(p "$cli" approval_markers)
+  header_re=$(p "$cli" command_header_markers)
+  file_re=$(p "$cli" file_prompt_pattern)
+  broad_re=$(p "$cli" broad_grant_marker)
+  split_nb "$cap"
+  local n=${#NB[@]} i j
+  LIVE=0 PERM=0 REGION_START=0 REGION_END=$((n - 1)) OPT1="" OPT1_SEL=0 OPT_COUNT=0 BROAD1=0 FP=""
+  ((n == 0)) && return 0
+  local tail_start=$((n > LIVE_TAIL ? n - LIVE_TAIL : 0))
+  local block_start=$((n > LIVE_BLOCK ? n - LIVE_BLOCK : 0))
+  # 1. At the true end: a marker in the last 4, or an option line in the last 4 with a marker in
+  #    the last 15.
+  for ((i = tail_start; i < n; i++)); do
+    if matches "${NB[i]}" "$LIVE_RE"; then
+      LIVE=1
+      break
+    fi
+  done
+  if ((!LIVE)); then
+    local opt_in_tail=0
+    for ((i = tail_start; i < n; i++)); do
+      is_option "${NB[i]}" && opt_in_tail=1 && break
+    done
+    if ((opt_in_tail)); then
+      for ((i = block_start; i < n; i++)); do
+        if matches "${NB[i]}" "$LIVE_RE"; then
+          LIVE=1
+          break
+        fi
+      done
+    fi
+  fi
+  if ((LIVE)); then
+    REGION_START=$block_start
+  else
+    # 2. Shifted: a footer line STARTING with a live marker, at most 13 non-blank lines above the
+    #    end, with a numbered option line among the 6 non-blank lines directly above it.
+    local lowest=$((n - 1 - SHIFT_MAX))
+    ((lowest < 0)) && lowest=0
+    for ((i = n - 1 - LIVE_TAIL; i >= lowest; i--)); do
+      strip_decoration "${NB[i]}"
+      starts_with_marker "$STRIPPED" "$LIVE_RE" || continue
+      for ((j = i - 1; j >= 0 && j >= i - SHIFT_OPTION_WINDOW; j--)); do
+        if is_option "${NB[j]}"; then
+          LIVE=1
+          break
+        fi
+      done
+      if ((LIVE)); then
+        REGION_END=$i
+        REGION_START=$((i - LIVE_BLOCK + 1))
+        ((REGION_START < 0)) && REGION_START=0
+        break
+      fi
+    done
+  fi
+  ((LIVE)) || return 0
+  # Approval-shaped: an approval marker, a command header or a file prompt within the prompt.
+  for ((i = REGION_START; i <= REGION_END; i++)); do
+    strip_decoration "${NB[i]}"
+    if matches "${NB[i]}" "$approval_re" || matches "${NB[i]}" "$header_re" ||
+      matches "$STRIPPED" "$file_re"; then
+      PERM=1
+      break
+    fi
+  done
+  # Options of the prompt, option 1's text and selection, and the prompt's fingerprint.
+  local raw
+  for ((i = REGION_START; i <= REGION_END; i++)); do
+    strip_decoration "${NB[i]}"
+    FP+="${STRIPPED}"$'\n'
+    matches "$STRIPPED" "$OPT_RE" || continue
+    OPT_COUNT=$((OPT_COUNT + 1))
+    if [[ "$STRIPPED" == 1[.\)]* ]]; then
+      OPT1=${STRIPPED:2}
+      OPT1=${OPT1##+([[:space:]])}
+      raw=${NB[i]%%1[.\)]*}
+      if [[ "$raw" == *❯* || "$raw" == *›* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
+      if matches "$OPT1" "$broad_re"; then BROAD1=1; fi
+    fi
+  done
+  # Selection moves between captures; the fingerprint must not.
+  FP=${FP//❯/}
+  FP=${FP//›/}
+}
+
+# verdict: the gate's decision for the analyzed capture -> VERDICT, REASON_CODE, REASON
+verdict() {
+  if ((!LIVE)); then
+    VERDICT=refuse REASON_CODE=12 REASON="no-live-prompt"
+  elif ((!PERM)); then
+    VERDICT=refuse REASON_CODE=13 REASON="dialog"
+  elif [[ -z "$OPT1" ]]; then
+    VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
+  elif ((BROAD1)); then
+    VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
+  else
+    VERDICT=approve REASON_CODE=0 REASON="option 1"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# tmux side
+
+# resolve_pane TARGET -> PANE_ID PANE_TARGET PANE_SESSION (exact match, never tmux's fuzzy lookup)
+resolve_pane() {
+  local want=$1 id tgt sess out
+  need_tmux
+  if [[ ! "$want" =~ ^%[0-9]+$ && ! "$want" =~ ^.+:[0-9]+\.[0-9]+$ ]]; then
+    die 2 "invalid pane \"$want\": use a pane id (%12) or session:window.pane"
+  fi
+  out=$(t list-panes -a -F $'#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{session_name}' 2>&1) ||
+    die 3 "tmux list-panes failed: $out"
+  while IFS=$'\t' read -r id tgt sess; do
+    if [[ "$id" == "$want" || "$tgt" == "$want" ]]; then
+      PANE_ID=$id PANE_TARGET=$tgt PANE_SESSION=$sess
+      return 0
+    fi
+  done <<<"$out"
+  die 4 "pane $want not found on this tmux server"
+}
+
+# capture_pane PANE_ID -> CAP (visible screen, wrapped lines joined: what drover judges)
+capture_pane() {
+  CAP=$(t capture-pane -p -J -t "$1" 2>/dev/null) || return 1
+}
+
+# pane_row PANE_ID SESSION -> ROW_ROLE ROW_CLI ROW_STATE (from drover's own inventory)
+pane_row() {
+  local want=$1 session=$2 out first=1 id tgt sess w pidx role cli src state mode
+  need_drover
+  local args=(panes --session "$session" --format tsv)
+  [[ -n "$CLI" ]] && args+=(--cli "$CLI")
+  out=$(drover_run "${args[@]}" 2>&1) || die 3 "drover panes failed: ${out//$'\n'/ }"
+  ROW_ROLE="" ROW_CLI="" ROW_STATE=""
+  while IFS=$'\t' read -r id tgt sess w pidx role cli src state mode; do
+    if ((first)); then
+      first=0
+      [[ "$id" == "#drover-panes" && "$tgt" == "$PANES_FORMAT_VERSION" ]] ||
+        die 5 "drover panes format mismatch: drover prints \"$id $tgt\", this sweep.sh reads format $PANES_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+      continue
+    fi
+    if [[ "$id" == "$want" ]]; then
+      ROW_ROLE=$role ROW_CLI=$cli ROW_STATE=$state
+      return 0
+    fi
+  done <<<"$out"
+  return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Claims: the same directory and names drover uses, so the binary and the script exclude each other.
+
+claim_dir() {
+  if [[ "${XDG_RUNTIME_DIR:-}" == /* ]]; then
+    printf '%s/drover/claims' "$XDG_RUNTIME_DIR"
+  else
+    printf '/tmp/drover-%s/claims' "$EUID"
+  fi
+}
+
+claim_name() {
+  local LC_ALL=C
+  local sock=$1 pane=$2
+  printf '%s_%s.claim' "${sock//[^A-Za-z0-9._-]/_}" "${pane#%}"
+}
+
+CLAIM_PATH=""
+CLAIM_TOKEN=""
+release_claim() {
+  if [[ -n "$CLAIM_PATH" && -f "$CLAIM_PATH" ]]; then
+    local held
+    held=$(<"$CLAIM_PATH") 2>/dev/null || held=""
+    [[ "$held" == "$CLAIM_TOKEN" ]] && rm -f -- "$CLAIM_PATH"
+  fi
+  CLAIM_PATH=""
+}
+
+# take_claim PANE_ID — 0 when ours; 1 when another approver holds it (CLAIM_HOLDER set).
+take_claim() {
+  local pane=$1 sock dir path now mtime ino aside
+  sock=$(t display-message -p '#{socket_path}' 2>/dev/null) || sock=""
+  dir=$(claim_dir)
+  mkdir -p -m 700 -- "$dir" 2>/dev/null || die 3 "cannot create the claim directory $dir"
+  [[ -O "$dir" ]] || die 3 "claim directory $dir belongs to another user"
+  path="$dir/$(claim_name "$sock" "$pane")"
+  CLAIM_TOKEN="sweep.sh pid=$$ at=$(date +%s) rand=$RANDOM$RANDOM"
+  if (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
+    CLAIM_PATH=$path
+    return 0
+  fi
+  now=$(date +%s)
+  mtime=$(stat -c %Y -- "$path" 2>/dev/null) || mtime=""
+  ino=$(stat -c %i -- "$path" 2>/dev/null) || ino=""
+  CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""
+  CLAIM_HOLDER_PATH=$path
+  # Unknown age is never stale; a fresh claim stands.
+  [[ -n "$mtime" && -n "$ino" ]] || return 1
+  ((now - mtime > CLAIM_TTL_SECONDS)) || return 1
+  aside="$path.stale.$$.$RANDOM"
+  mv -- "$path" "$aside" 2>/dev/null || return 1
+  if [[ "$(stat -c %i -- "$aside" 2>/dev/null)" != "$ino" || "$(stat -c %Y -- "$aside" 2>/dev/null)" != "$mtime" ]]; then
+    # We moved someone's fresh claim: put it back (never over a newer one).
+    ln -- "$aside" "$path" 2>/dev/null
+    rm -f -- "$aside"
+    return 1
+  fi
+  rm -f -- "$aside"
+  if (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
+    CLAIM_PATH=$path
+    return 0
+  fi
+  return 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Subcommands
+
+cmd_capture() {
+  (($# == 1)) || usage
+  resolve_pane "$1"
+  capture_pane "$PANE_ID" || die 4 "pane $1 vanished"
+  printf '%s\n' "$CAP"
+}
+
+cmd_classify() {
+  (($# == 0)) || usage
+  local cap
+  cap=$(cat)
+  analyze "$CLI" "$cap"
+  verdict
+  case "$REASON" in
+  "no-live-prompt") printf 'no-op (not live)\n' ;;
+  "dialog") printf 'refuse (dialog: not a permission prompt)\n' ;;
+  "no-option-1") printf 'refuse (no option 1)\n' ;;
+  "broad-grant") printf 'refuse (broad grant on option 1)\n' ;;
+  *) printf 'approve option=1\n' ;;
+  esac
+}
+
+refuse() {
+  local code=$1
+  shift
+  printf 'refused pane %s (%s): %s; no keys sent\n' "$PANE_ID" "$*" "${REFUSE_DETAIL:-}"
+  release_claim
+  exit "$code"
+}
+
+cmd_approve() {
+  (($# == 1)) || usage
+  resolve_pane "$1"
+  local pane=$PANE_ID session=$PANE_SESSION
+  # Orchestrator: drover's role (configured [drive].orchestrator) and, independently, the compiled
+  # default — the first pane of the session. Refused before anything is captured.
+  if ! pane_row "$pane" "$session"; then
+    REFUSE_DETAIL="drover does not list this pane" refuse 4 "unknown pane"
+  fi
+  local first
+  first=$(t list-panes -s -t "=$session" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
+    sort -n -k1,1 -k2,2 | head -n 1)
+  first=${first##* }
+  if [[ "$ROW_ROLE" == "orchestrator" || "$first" == "$pane" ]]; then
+    REFUSE_DETAIL="it is the orchestrator pane, which never gets an approval" refuse 10 orchestrator
+  fi
+  local cli=${ROW_CLI:-$CLI}
+  load_profile "$cli"
+  if ! take_claim "$pane"; then
+    REFUSE_DETAIL="claimed by another approver (${CLAIM_HOLDER:-unknown}, $CLAIM_HOLDER_PATH)" \
+      refuse 11 claimed
+  fi
+  trap release_claim EXIT
+  capture_pane "$pane" || REFUSE_DETAIL="pane vanished" refuse 4 "not found"
+  analyze "$cli" "$CAP"
+  verdict
+  if [[ "$VERDICT" != approve ]]; then
+    REFUSE_DETAIL="the fresh capture shows no approvable prompt" refuse "$REASON_CODE" "$REASON"
+  fi
+  local fp=$FP
+  # The key goes out on this capture's word only: re-capture right before the send.
+  capture_pane "$pane" || REFUSE_DETAIL="pane vanished" refuse 4 "not found"
+  analyze "$cli" "$CAP"
+  verdict
+  if [[ "$VERDICT" != approve || "$FP" != "$fp" ]]; then
+    REFUSE_DETAIL="the prompt changed or cleared before the send" refuse 16 prompt-changed
+  fi
+  local opt1_text=$OPT1
+  t send-keys -t "$pane" 1 || die 3 "tmux send-keys failed"
+  local sent="1" i same pass
+  for pass in 1 2; do
+    same=0
+    for ((i = 0; i < 20; i++)); do
+      sleep 0.1
+      capture_pane "$pane" || break
+      analyze "$cli" "$CAP"
+      same=0
+      ((LIVE && PERM)) && [[ "$FP" == "$fp" ]] && same=1
+      ((same)) || break
+    done
+    if ((same && pass == 1 && OPT1_SEL)); then
+      t send-keys -t "$pane" Enter || die 3 "tmux send-keys failed"
+      sent+=" + Enter"
+      continue
+    fi
+    break
+  done
+  release_claim
+  if ((same)); then
+    printf 'unconfirmed pane %s: sent %s; the same prompt is still live (not retried)\n' "$pane" "$sent"
+    exit 17
+  fi
+  printf 'approved pane %s (option 1: %s) with %s\n' "$pane" "$opt1_text" "$sent"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Stuck shapes
+
+state_dir() {
+  if [[ -n "${SWEEP_STATE_DIR:-}" ]]; then
+    printf '%s' "$SWEEP_STATE_DIR"
+  elif [[ "${XDG_RUNTIME_DIR:-}" == /* ]]; then
+    printf '%s/drover/sweep' "$XDG_RUNTIME_DIR"
+  else
+    printf '/tmp/drover-%s/sweep' "$EUID"
+  fi
+}
+
+# dedup AGENT SHAPE -> 0 when this report should be printed now (and records it).
+dedup() {
+  local agent=$1 shape=$2 dir file now window a s ts keep=() fresh=1
+  dir=$(state_dir)
+  mkdir -p -m 700 -- "$dir" 2>/dev/null || die 3 "cannot create the state directory $dir"
+  file="$dir/stuck-dedup.tsv"
+  now=$(date +%s)
+  window=${SWEEP_DEDUP_SECONDS:-300}
+  if [[ -f "$file" ]]; then
+    while IFS=$'\t' read -r a s ts; do
+      [[ "$ts" =~ ^[0-9]+$ ]] || continue
+      ((now - ts < window)) || continue
+      if [[ "$a" == "$agent" && "$s" == "$shape" ]]; then fresh=0; fi
+      keep+=("$a"$'\t'"$s"$'\t'"$ts")
+    done <"$file"
+  fi
+  ((fresh)) && keep+=("$agent"$'\t'"$shape"$'\t'"$now")
+  printf '%s\n' "${keep[@]}" >"$file.$$" && mv -f -- "$file.$$" "$file"
+  ((fresh))
+}
+
+# first_line_matching ERE -> MATCH (first non-blank line of the bottom region matching)
+bottom_match() {
+  local re=$1 n=${#NB[@]} i start
+  MATCH=""
+  [[ -n "$re" ]] || return 1
+  start=$((n > BOTTOM_REGION ? n - BOTTOM_REGION : 0))
+  for ((i = start; i < n; i++)); do
+    if [[ ${NB[i]} =~ $re ]]; then
+      MATCH=${NB[i]}
+      MATCH_GROUPS=("${BASH_REMATCH[@]}")
+      return 0
+    fi
+  done
+  return 1
+}
+
+# stuck_eval CLI AGENT PROMPT_AGE CAPTURE -> prints one line; sets SHAPE
+stuck_eval() {
+  local cli=$1 agent=$2 age=$3 cap=$4 shape="" detail="" k pct g
+  analyze "$cli" "$cap"
+  local unavailable_re stream_re paste_re bloat_re used_re busy_re
+  unavailable_re=$(p "$cli" cli_unavailable_markers)
+  stream_re=$(p "$cli" stream_error_markers)
+  paste_re=$(p "$cli" paste_buffer_pattern)
+  bloat_re=$(p "$cli" context_bloat_pattern)
+  used_re=$(p "$cli" context_used_pattern)
+  busy_re=$(p "$cli" mid_response_markers)
+  if bottom_match "$unavailable_re"; then
+    shape=cli-unavailable detail=$MATCH
+  elif bottom_match "$stream_re"; then
+    shape=stream-error detail=$MATCH
+  elif ((LIVE)) && [[ "$age" =~ ^[0-9]+$ ]] && ((age >= ${SWEEP_PROMPT_STUCK_SECONDS:-120})); then
+    shape=stuck-on-prompt detail="live prompt for ${age}s"
+  elif ! bottom_match "$busy_re" && bottom_match "$paste_re"; then
+    shape=paste-buffer detail=$MATCH
+  elif bottom_match "$bloat_re"; then
+    k=""
+    for g in "${MATCH_GROUPS[@]:1}"; do
+      [[ "$g" =~ ^[0-9]+$ ]] && k=$g && break
+    done
+    if [[ -n "$k" ]] && ((10#$k >= ${SWEEP_CONTEXT_BLOAT_K:-250})); then
+      shape=context-bloat detail="~${k}k tokens >= ${SWEEP_CONTEXT_BLOAT_K:-250}k"
+    fi
+  fi
+  if [[ -z "$shape" ]] && bottom_match "$used_re"; then
+    pct=""
+    for g in "${MATCH_GROUPS[@]:1}"; do
+      [[ "$g" =~ ^[0-9]+$ ]] && pct=$g && break
+    done
+    if [[ -n "$pct" ]] && ((10#$pct >= ${SWEEP_CONTEXT_USED_PCT:-90})); then
+      shape=context-bloat detail="${pct}% of the context window used"
+    fi
+  fi
+  SHAPE=$shape
+  if [[ -z "$shape" ]]; then
+    printf 'not-stuck: %s\n' "$agent"
+    return 0
+  fi
+  detail=${detail##+([[:space:]])}
+  detail=${detail//[$'\t\r\n']/ }
+  if dedup "$agent" "$shape"; then
+    printf 'stuck: %s %s (%s)\n' "$agent" "$shape" "${detail:0:200}"
+  else
+    printf 'stuck: %s %s (deduped)\n' "$agent" "$shape"
+  fi
+}
+
+cmd_stuck_eval() {
+  (($# >= 1 && $# <= 2)) || usage
+  local age=${2:-0}
+  [[ "$age" =~ ^[0-9]+$ ]] || die 2 "prompt age must be whole seconds (got \"$age\")"
+  stuck_eval "$CLI" "$1" "$age" "$(cat)"
+}
+
+# prompt_age AGENT FINGERPRINT -> AGE (seconds this prompt has been seen live; records first sight)
+prompt_age() {
+  local agent=$1 fp=$2 dir file now a f ts keep=() found=""
+  dir=$(state_dir)
+  mkdir -p -m 700 -- "$dir" 2>/dev/null || die 3 "cannot create the state directory $dir"
+  file="$dir/prompt-seen.tsv"
+  now=$(date +%s)
+  fp=$(printf '%s' "$fp" | cksum)
+  fp=${fp%% *}
+  if [[ -f "$file" ]]; then
+    while IFS=$'\t' read -r a f ts; do
+      [[ "$a" == "$agent" ]] || {
+        keep+=("$a"$'\t'"$f"$'\t'"$ts")
+        continue
+      }
+      [[ "$f" == "$fp" ]] && found=$ts
+    done <"$file"
+  fi
+  [[ -n "$found" ]] || found=$now
+  keep+=("$agent"$'\t'"$fp"$'\t'"$found")
+  printf '%s\n' "${keep[@]}" >"$file.$$" && mv -f -- "$file.$$" "$file"
+  AGE=$((now - found))
+}
+
+forget_prompt() {
+  local agent=$1 dir file a f ts keep=()
+  dir=$(state_dir)
+  file="$dir/prompt-seen.tsv"
+  [[ -f "$file" ]] || return 0
+  while IFS=$'\t' read -r a f ts; do
+    [[ "$a" == "$agent" ]] || keep+=("$a"$'\t'"$f"$'\t'"$ts")
+  done <"$file"
+  if ((${#keep[@]} > 0)); then
+    printf '%s\n' "${keep[@]}" >"$file.$$" && mv -f -- "$file.$$" "$file"
+  else
+    rm -f -- "$file"
+  fi
+}
+
+need_session() {
+  if [[ -z "$SESSION" ]]; then
+    [[ -n "${TMUX:-}" ]] && SESSION=$(t display-message -p '#S' 2>/dev/null)
+  fi
+  [[ -n "$SESSION" ]] || die 2 "no session: pass --session S (or run inside tmux)"
+}
+
+# inventory -> ROWS (id<TAB>target<TAB>role<TAB>cli<TAB>state<TAB>mode)
+inventory() {
+  local out first=1 id tgt sess w pidx role cli src state mode
+  need_drover
+  need_session
+  local args=(panes --session "$SESSION" --format tsv)
+  [[ -n "$CLI" ]] && args+=(--cli "$CLI")
+  out=$(drover_run "${args[@]}" 2>&1) || die 3 "drover panes failed: ${out//$'\n'/ }"
+  ROWS=()
+  while IFS=$'\t' read -r id tgt sess w pidx role cli src state mode; do
+    if ((first)); then
+      first=0
+      [[ "$id" == "#drover-panes" && "$tgt" == "$PANES_FORMAT_VERSION" ]] ||
+        die 5 "drover panes format mismatch: drover prints \"$id $tgt\", this sweep.sh reads format $PANES_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+      continue
+    fi
+    [[ -n "$id" ]] && ROWS+=("$id"$'\t'"$tgt"$'\t'"$role"$'\t'"$cli"$'\t'"$state"$'\t'"$mode")
+  done <<<"$out"
+}
+
+cmd_snapshot() {
+  (($# == 0)) || usage
+  inventory
+  local row id tgt role cli state mode
+  for row in "${ROWS[@]}"; do
+    IFS=$'\t' read -r id tgt role cli state mode <<<"$row"
+    printf '=== %s %s %s %s %s %s ===\n' "$id" "$tgt" "$cli" "$role" "$state" "$mode"
+    capture_pane "$id" || {
+      printf '(pane vanished)\n'
+      continue
+    }
+    split_nb "$CAP"
+    local n=${#NB[@]} i
+    for ((i = (n > 20 ? n - 20 : 0); i < n; i++)); do printf '%s\n' "${NB[i]}"; done
+  done
+}
+
+cmd_detect_stuck() {
+  (($# == 0)) || usage
+  inventory
+  ((${#ROWS[@]} > 0)) || {
+    printf 'no panes in session %s\n' "$SESSION" >&2
+    return 0
+  }
+  local row id tgt role cli state mode
+  for row in "${ROWS[@]}"; do
+    IFS=$'\t' read -r id tgt role cli state mode <<<"$row"
+    capture_pane "$id" || continue
+    analyze "$cli" "$CAP"
+    if ((LIVE)); then
+      prompt_age "$id" "$FP"
+    else
+      forget_prompt "$id"
+      AGE=0
+    fi
+    stuck_eval "$cli" "$id" "$AGE" "$CAP"
+  done
+}
+
+(($# > 0)) || usage
+sub=$1
+shift
+case "$sub" in
+snapshot) cmd_snapshot "$@" ;;
+capture) cmd_capture "$@" ;;
+approve) cmd_approve "$@" ;;
+classify) cmd_classify "$@" ;;
+detect-stuck) cmd_detect_stuck "$@" ;;
+stuck-eval) cmd_stuck_eval "$@" ;;
+*)
+  printf 'sweep.sh: unknown command "%s"\n' "$sub" >&2
+  usage
+  ;;
+esac

@@ -1,0 +1,161 @@
+/**
+ * Shared pieces of the launch/read/wait/send e2e tests: a fake agent CLI that records exactly the
+ * argv and environment it was started with, a config that points [clis.fake] at it, and the
+ * torture prompt the carrier must deliver byte-exact.
+ */
+import { drover, type DroverRun, type DroverRunOptions } from "../helpers/drover.ts";
+import type { TestServer } from "../helpers/tmux_server.ts";
+
+/**
+ * The fake agent: records argv (NUL-separated, so any byte but NUL survives) and its environment,
+ * then acts like a minimal chat CLI: a ready line, an input line "> " and an echo of every line
+ * it is sent, with a busy phase while it "works".
+ */
+const FAKE_AGENT = `#!/bin/sh
+d=\${FAKE_AGENT_DIR:?}
+env > "$d/env"
+for a in "$@"; do printf '%s\\0' "$a"; done > "$d/argv.tmp" && mv "$d/argv.tmp" "$d/argv"
+printf '%s\\n' "fake-agent ready"
+while :; do
+  printf '> '
+  IFS= read -r line || exit 0
+  case "$line" in
+    quit) exit 0 ;;
+    slow*) printf '%s\\n' "working... esc to interrupt"; sleep 2; printf '%s\\n' "done: $line" ;;
+    *) printf '%s\\n' "reply: $line" ;;
+  esac
+done
+`;
+
+export interface FakeAgent {
+  dir: string;
+  script: string;
+  config: string;
+  /** argv the agent was started with (without argv[0]), once it has recorded it. */
+  argv(timeoutMs?: number): Promise<string[]>;
+  env(): Promise<string>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export interface FakeAgentOptions {
+  prompt?: string;
+  args?: string[];
+  extraToml?: string;
+}
+
+export async function fakeAgent(opts: FakeAgentOptions = {}): Promise<FakeAgent> {
+  const dir = await Deno.makeTempDir({ prefix: "drover-launch-test-" });
+  const script = `${dir}/fake-agent`;
+  await Deno.writeTextFile(script, FAKE_AGENT);
+  await Deno.chmod(script, 0o755);
+  const config = `${dir}/config.toml`;
+  const toml = [
+    "[clis.fake]",
+    `command = ${JSON.stringify(script)}`,
+    `args = ${JSON.stringify(opts.args ?? ["--fake-flag"])}`,
+    `prompt = ${JSON.stringify(opts.prompt ?? "positional")}`,
+    `env = { FAKE_AGENT_DIR = ${JSON.stringify(dir)} }`,
+    "",
+    "[clis.fake.prompt_profile]",
+    'readiness_markers = ["fake-agent ready"]',
+    'mid_response_markers = ["esc to interrupt"]',
+    'input_sigils = [">"]',
+    opts.extraToml ?? "",
+  ].join("\n");
+  await Deno.writeTextFile(config, toml);
+  return {
+    dir,
+    script,
+    config,
+    async argv(timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        try {
+          const bytes = await Deno.readFile(`${dir}/argv`);
+          const parts = new TextDecoder().decode(bytes).split("\0");
+          parts.pop();
+          return parts;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      throw new Error(`the fake agent did not record its argv within ${timeoutMs} ms`);
+    },
+    async env() {
+      return await Deno.readTextFile(`${dir}/env`);
+    },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Run drover against a test server with the fake agent's configuration. */
+export function droverOn(
+  srv: TestServer,
+  agent: FakeAgent | undefined,
+  args: string[],
+  opts: DroverRunOptions = {},
+): Promise<DroverRun> {
+  const pre = ["-L", srv.name];
+  if (agent) pre.push("--config", agent.config);
+  return drover([...pre, "--json", ...args], {
+    ...opts,
+    // No $TMUX: the tests run outside tmux, and must never reach the default server.
+    env: { TMUX: "", TMUX_PANE: "", ...opts.env },
+  });
+}
+
+/**
+ * About 100 KiB of the text a carrier must not mangle: quotes of both kinds, tabs, newlines (also
+ * trailing), $VARS and $(…) that a shell would expand, backslashes, globs, and non-ASCII text.
+ */
+export function torturePrompt(bytes = 100 * 1024): string {
+  const unit = [
+    `Fix the "bug" in it's parser; don't touch 'quoted' text.\t\tTabs\there.`,
+    "Shell bait: $HOME ${PATH} $(rm -rf /tmp/nothing) `id` \\$escaped \\\\ back\\slash \\n",
+    "Globs * ? [a-z] ~ ; & | > < ! # % ^ { } -- --help -rf",
+    "Non-ASCII: Grüße, naïve café, Ελληνικά, русский, 日本語, 中文, emoji 🐑🚜, RTL עברית",
+    "fish bait: (echo sub) $argv %self; zsh bait: =ls ^x **/*(.)",
+    "",
+  ].join("\n");
+  const enc = new TextEncoder();
+  let out = "-- starts with dashes\n";
+  const tail = "end\n\n\n";
+  while (enc.encode(out + unit + tail).length <= bytes) out += unit;
+  out += "z".repeat(bytes - enc.encode(out + tail).length);
+  return out + tail;
+}
+
+export async function windowCount(srv: TestServer): Promise<number> {
+  return (await srv.tmux("list-windows", "-a", "-F", "#{window_id}")).trim().split("\n").length;
+}
+
+export async function paneCount(srv: TestServer): Promise<number> {
+  return (await srv.tmux("list-panes", "-a", "-F", "#{pane_id}")).trim().split("\n").length;
+}
+
+/** Per existing pane: "window_active pane_active" — what a background launch must not change. */
+export async function selection(srv: TestServer): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const text = await srv.tmux(
+    "list-panes",
+    "-a",
+    "-F",
+    "#{pane_id} #{window_active} #{pane_active}",
+  );
+  for (const line of text.trim().split("\n")) {
+    const [id, wa, pa] = line.split(" ");
+    out[id!] = `${wa} ${pa}`;
+  }
+  return out;
+}
+
+/** The same panes' selection now, restricted to the panes in `before`. */
+export async function selectionOf(
+  srv: TestServer,
+  before: Record<string, string>,
+): Promise<Record<string, string>> {
+  const now = await selection(srv);
+  return Object.fromEntries(Object.keys(before).map((k) => [k, now[k] ?? "gone"]));
+}

@@ -1,0 +1,184 @@
+/**
+ * Replay doubles: a tmux pane of the recorded size that shows a recorded real screen byte-exact
+ * (the styled `-e` capture, so dim text survives), can switch to another screen on demand, and
+ * records every byte sent to it so a test can assert exactly which keys drover pressed.
+ */
+import type { TestServer } from "./tmux_server.ts";
+
+const SCRIPT = new URL("./replay.sh", import.meta.url).pathname;
+const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
+
+export interface Screen {
+  /** Bytes to print: normally the styled capture. */
+  text: string;
+  cols: number;
+  rows: number;
+}
+
+/** A fixture screen by path relative to tests/fixtures: "claude-code/2.1.197/bash-prompt@120x40". */
+export async function loadScreen(rel: string): Promise<Screen> {
+  const m = /@([0-9]+)x([0-9]+)$/.exec(rel);
+  if (!m) throw new Error(`fixture name needs @<cols>x<rows>: ${rel}`);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(`${FIXTURES}${rel}.ansi.txt`);
+  } catch {
+    text = await Deno.readTextFile(`${FIXTURES}${rel}.txt`);
+  }
+  return { text, cols: Number(m[1]), rows: Number(m[2]) };
+}
+
+export async function plainFixture(rel: string): Promise<string> {
+  return await Deno.readTextFile(`${FIXTURES}${rel}.txt`);
+}
+
+export interface ReplayPane {
+  paneId: string;
+  dir: string;
+  /** Every byte the pane received so far. */
+  keys(): Promise<string>;
+  /** Switch the pane to another screen now (e.g. "the prompt was answered meanwhile"). */
+  show(screen: Screen | string): Promise<void>;
+  /** A shell command that switches the pane to `screen` (for drover's test seam). */
+  switchCommand(screen: Screen | string): Promise<string>;
+  /** Show `screen` as soon as `key` (one ASCII character) arrives, like a CLI answering. */
+  onKey(key: string, screen: Screen | string): Promise<void>;
+}
+
+export interface ReplayOptions {
+  /** Session to create (new, sized to the screen) or extend with a new window. */
+  session: string;
+  /** Add a window to an existing session instead of creating the session. */
+  newWindow?: boolean;
+  /** Pane title to set. */
+  title?: string;
+}
+
+function textOf(s: Screen | string): string {
+  return typeof s === "string" ? s : s.text;
+}
+
+/** Start a replay double; resolves once its screen is drawn. */
+export async function startReplay(
+  server: TestServer,
+  screen: Screen,
+  opts: ReplayOptions,
+): Promise<ReplayPane> {
+  const dir = await Deno.makeTempDir({ prefix: "drover-replay-" });
+  await Deno.writeTextFile(`${dir}/screen`, screen.text);
+  const cmd = `bash ${SCRIPT} ${dir}`;
+  const fmt = "#{pane_id}";
+  const out = opts.newWindow
+    ? await server.tmux("new-window", "-d", "-P", "-F", fmt, "-t", `${opts.session}:`, cmd)
+    : await server.tmux(
+      "new-session",
+      "-d",
+      "-P",
+      "-F",
+      fmt,
+      "-s",
+      opts.session,
+      "-x",
+      String(screen.cols),
+      "-y",
+      String(screen.rows),
+      cmd,
+    );
+  const paneId = out.trim();
+  if (opts.title !== undefined) await server.tmux("select-pane", "-t", paneId, "-T", opts.title);
+  await waitFile(`${dir}/ready`);
+  const pid = async () => Number((await Deno.readTextFile(`${dir}/pid`)).trim());
+  const pane: ReplayPane = {
+    paneId,
+    dir,
+    async keys() {
+      try {
+        return await Deno.readTextFile(`${dir}/keys`);
+      } catch {
+        return "";
+      }
+    },
+    async show(s) {
+      await Deno.remove(`${dir}/switched`).catch(() => {});
+      await Deno.writeTextFile(`${dir}/next`, textOf(s));
+      Deno.kill(await pid(), "SIGUSR1");
+      await waitFile(`${dir}/switched`);
+    },
+    async switchCommand(s) {
+      await Deno.writeTextFile(`${dir}/next`, textOf(s));
+      // The seam waits for the switch so the next capture sees the new screen.
+      return `kill -USR1 ${await pid()} && for i in $(seq 100); do [ -f ${dir}/switched ] && exit 0; sleep 0.05; done; exit 1`;
+    },
+    async onKey(key, s) {
+      const hex = key.charCodeAt(0).toString(16).padStart(2, "0");
+      await Deno.writeTextFile(`${dir}/onkey-${hex}`, textOf(s));
+    },
+  };
+  return pane;
+}
+
+async function waitFile(path: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await Deno.stat(path);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  throw new Error(`replay double did not come up (${path})`);
+}
+
+/** Remove a double's scratch directory (the pane dies with its server). */
+export async function cleanupReplay(pane: ReplayPane): Promise<void> {
+  await Deno.remove(pane.dir, { recursive: true }).catch(() => {});
+}
+
+export interface ManifestScreen {
+  file: string;
+  styled?: string;
+  scenario: string;
+  size: string;
+  state: string;
+  defining?: string[];
+  expect?: Record<string, unknown>;
+  /** Path relative to tests/fixtures, without .txt: what loadScreen takes. */
+  rel: string;
+}
+
+/** Every screen of a CLI's newest recorded version (empty when nothing is recorded yet). */
+export async function manifestScreens(cli = "claude-code"): Promise<ManifestScreen[]> {
+  const base = `${FIXTURES}${cli}`;
+  const versions: string[] = [];
+  try {
+    for await (const e of Deno.readDir(base)) if (e.isDirectory) versions.push(e.name);
+  } catch {
+    return [];
+  }
+  versions.sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  for (const v of versions.reverse()) {
+    try {
+      const m = JSON.parse(await Deno.readTextFile(`${base}/${v}/manifest.json`));
+      return (m.screens as Omit<ManifestScreen, "rel">[]).map((s) => ({
+        ...s,
+        rel: `${cli}/${v}/${s.file.replace(/\.txt$/, "")}`,
+      }));
+    } catch {
+      continue;
+    }
+  }
+  return [];
+}
+
+/** The first screen whose scenario matches `scenario` (and size, when given). */
+export function pick(
+  screens: ManifestScreen[],
+  scenario: RegExp,
+  opts: { size?: string; state?: string } = {},
+): ManifestScreen | undefined {
+  return screens.find((s) =>
+    scenario.test(s.scenario) && (opts.size === undefined || s.size === opts.size) &&
+    (opts.state === undefined || s.state === opts.state)
+  );
+}

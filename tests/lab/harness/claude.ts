@@ -1,0 +1,164 @@
+/**
+ * Launch recipe for the real Claude Code in the lab: a throwaway HOME whose `.claude.json` decides which
+ * first-run screens appear, a throwaway project folder, the scripted Anthropic stand-in, and the env that
+ * keeps the CLI on 127.0.0.1. Reused by every suite that needs a live Claude Code pane (screens, approve,
+ * drive, launch).
+ *
+ * ```ts
+ * await using lab = await LabServer.start();
+ * await using claude = await startClaude(lab, {
+ *   cols: 120, rows: 40,
+ *   script: [{ kind: "tool_use", name: "Bash", input: { command: "ls", description: "List" } }],
+ * });                                   // waits for the ready input box (relaunches once on failure)
+ * await claude.pane.type("list files"); await claude.pane.keys("Enter");
+ * await claude.pane.waitFor("Do you want to proceed?");
+ * claude.api.mainRequests               // what the CLI sent
+ * ```
+ * `firstRun` leaves out the matching `.claude.json` keys so the real dialog shows; with any of them set
+ * (or `bypass`), `startClaude` does not wait for the ready screen — wait for the dialog yourself.
+ */
+import { resolveCli } from "./clis.ts";
+import { type Condition, LabPane, LabServer } from "./tmux.ts";
+import {
+  type AnthropicStandin,
+  type AnthropicStandinOptions,
+  type AnthropicStep,
+  startAnthropicStandin,
+} from "../standins/anthropic.ts";
+
+/** The API key the lab hands Claude Code (any value works against the stand-in). */
+export const LAB_API_KEY = "sk-ant-api03-drover-lab-key-0123456789abcdefghij";
+
+/** The line that proves the ready input box is up (the shortcut hint under the prompt). */
+export const CLAUDE_READY: Condition = "? for shortcuts";
+
+export interface ClaudeOptions {
+  cols: number;
+  rows: number;
+  script?: AnthropicStep[];
+  standin?: AnthropicStandinOptions;
+  /** Extra argv (e.g. ["--model", "claude-sonnet-4-5"]). */
+  args?: string[];
+  /** Extra environment (e.g. CLAUDE_CODE_MAX_RETRIES). */
+  env?: Record<string, string>;
+  /** Which first-run screens to let through (default: none). */
+  firstRun?: { theme?: boolean; apiKey?: boolean; trust?: boolean };
+  /** Start with --dangerously-skip-permissions (IS_SANDBOX=1, since the lab runs as root). */
+  bypass?: boolean;
+  /** Wait for this after start instead of the ready screen (default: ready, unless firstRun/bypass). */
+  waitFor?: Condition | null;
+  /** Files to create in the project folder before start (relative path → content). */
+  files?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface ClaudeSession extends AsyncDisposable {
+  pane: LabPane;
+  api: AnthropicStandin;
+  /** The throwaway project folder (the CLI's cwd). */
+  project: string;
+  home: string;
+  version: string;
+}
+
+/** Write `$HOME/.claude.json` (+ settings) for a lab run. */
+export async function seedClaudeHome(
+  home: string,
+  project: string,
+  firstRun: ClaudeOptions["firstRun"] = {},
+): Promise<void> {
+  const state: Record<string, unknown> = {
+    numStartups: 1,
+    installMethod: "unknown",
+    autoUpdates: false,
+    firstStartTime: "2026-11-30T00:00:00.000Z",
+    userID: "0".repeat(64),
+    tipsHistory: {},
+    projects: {
+      [project]: {
+        allowedTools: [],
+        hasTrustDialogAccepted: !firstRun.trust,
+        hasCompletedProjectOnboarding: true,
+        projectOnboardingSeenCount: 1,
+      },
+    },
+  };
+  if (!firstRun.theme) {
+    state.hasCompletedOnboarding = true;
+    state.lastOnboardingVersion = "2.1.197";
+    state.theme = "dark";
+  }
+  if (!firstRun.apiKey) {
+    state.customApiKeyResponses = { approved: [LAB_API_KEY.slice(-20)], rejected: [] };
+  }
+  await Deno.writeTextFile(`${home}/.claude.json`, JSON.stringify(state, null, 2));
+  await Deno.mkdir(`${home}/.claude`, { recursive: true });
+  await Deno.writeTextFile(
+    `${home}/.claude/settings.json`,
+    JSON.stringify({ autoUpdates: false, env: {} }, null, 2),
+  );
+}
+
+/** Start the stand-in and Claude Code in a new pane of `lab`; see the module doc. */
+export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<ClaudeSession> {
+  const cli = await resolveCli("claude-code");
+  const api = await startAnthropicStandin(opts.script ?? [], opts.standin);
+  try {
+    // One short temp root with fixed-length names: the project path shows on screen (header, prompts,
+    // "allow access to project/"), so its length must not vary between runs or wrapping would.
+    const root = await lab.tmpDir("cc");
+    const home = `${root}/home`;
+    const project = `${root}/project`;
+    await Deno.mkdir(home);
+    await Deno.mkdir(project);
+    for (const [rel, content] of Object.entries(opts.files ?? {})) {
+      const path = `${project}/${rel}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, content);
+    }
+    const anyFirstRun = !!(opts.firstRun?.theme || opts.firstRun?.apiKey || opts.firstRun?.trust);
+    const until = opts.waitFor === undefined
+      ? (anyFirstRun || opts.bypass ? null : CLAUDE_READY)
+      : opts.waitFor;
+    const pane = await lab.launch({
+      argv: [
+        ...cli.argv,
+        ...(opts.bypass ? ["--dangerously-skip-permissions"] : []),
+        ...(opts.args ?? []),
+      ],
+      cols: opts.cols,
+      rows: opts.rows,
+      home,
+      cwd: project,
+      name: "claude",
+      env: {
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: LAB_API_KEY,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+        COLORTERM: "truecolor",
+        ...(opts.bypass ? { IS_SANDBOX: "1" } : {}),
+        ...opts.env,
+      },
+      prepare: () => seedClaudeHome(home, project, opts.firstRun),
+      // Settle first: keys sent while the first frame is still being drawn can be lost.
+      ready: until === null
+        ? undefined
+        : { until, timeoutMs: opts.timeoutMs ?? 45_000, stableMs: 600 },
+    });
+    return {
+      pane,
+      api,
+      project,
+      home,
+      version: cli.version,
+      async [Symbol.asyncDispose]() {
+        await pane.kill();
+        await api.close();
+      },
+    };
+  } catch (e) {
+    await api.close();
+    throw e;
+  }
+}

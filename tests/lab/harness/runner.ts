@@ -1,0 +1,255 @@
+/**
+ * Runs lab suites: every (scenario × size) is one job on its own private tmux server; jobs run side by
+ * side with bounded concurrency; slow scenarios start first. In record mode the screens become
+ * fixtures; in check mode each fresh screen's state-defining lines are compared with its fixture and
+ * detect() (when the engine exists) must give the manifest's state.
+ *
+ * ```ts
+ * const report = await runLab(suites, { mode: "check", jobs: 2, only: ["bash"] });
+ * report.failures  // 0 = all good
+ * ```
+ */
+import {
+  compareDefining,
+  fixtureDir,
+  type ManifestScreen,
+  readFixture,
+  readManifest,
+  screenFile,
+  styledFile,
+  writeFixtures,
+} from "./fixtures.ts";
+import { type LabScenario, type LabSuite, makeContext, type RecordedScreen, type Size } from "./scenario.ts";
+import { DEFAULT_SIZES } from "./scenario.ts";
+import { LabServer, type Screen } from "./tmux.ts";
+import { loadDetector, type Detector } from "./detect_hook.ts";
+
+export interface RunOptions {
+  mode: "record" | "check";
+  /** Parallel jobs (default 2: the lab machine has 2 cores shared with others). */
+  jobs?: number;
+  /** Only scenarios whose "suite/scenario" contains one of these. */
+  only?: string[];
+  /** Only these sizes ("120x40"). */
+  sizes?: string[];
+  /** Skip detect() even when the engine exists. */
+  noDetect?: boolean;
+  /** Where fresh screens are written for inspection (check mode). */
+  outDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface JobResult {
+  suite: string;
+  scenario: string;
+  size: string;
+  ok: boolean;
+  ms: number;
+  error?: string;
+  screens: Array<
+    { name: string; compare: "recorded" | "same" | "differs" | "no-fixture"; detect: string; diff?: string }
+  >;
+}
+
+export interface LabReport {
+  results: JobResult[];
+  failures: number;
+  screens: number;
+  ms: number;
+  detectAvailable: boolean;
+}
+
+interface Job {
+  suite: LabSuite;
+  scenario: LabScenario;
+  size: Size;
+}
+
+const sizeName = (s: Size) => `${s.cols}x${s.rows}`;
+
+export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabReport> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const started = Date.now();
+  const jobs: Job[] = [];
+  for (const suite of suites) {
+    for (const scenario of suite.scenarios) {
+      const id = `${suite.name}/${scenario.name}`;
+      if (opts.only?.length && !opts.only.some((o) => id.includes(o))) continue;
+      for (const size of scenario.sizes ?? suite.sizes ?? DEFAULT_SIZES) {
+        if (opts.sizes?.length && !opts.sizes.includes(sizeName(size))) continue;
+        jobs.push({ suite, scenario, size });
+      }
+    }
+  }
+  jobs.sort((a, b) => Number(!!b.scenario.slow) - Number(!!a.scenario.slow));
+  const detector = opts.noDetect ? undefined : await loadDetector();
+  if (!opts.noDetect && !detector) {
+    log("  note: lib/detect/mod.ts (detect) is not available yet: screens are compared with fixtures only");
+  }
+  const versions = new Map<LabSuite, string>();
+  for (const s of suites) if (s.fixtures) versions.set(s, await s.fixtures.version());
+
+  const recorded = new Map<LabSuite, Array<{ entry: ManifestScreen; screen: Screen }>>();
+  const results: JobResult[] = [];
+  const queue = [...jobs];
+  const workers = Array.from({ length: Math.max(1, opts.jobs ?? 2) }, async () => {
+    while (queue.length) {
+      const job = queue.shift()!;
+      const r = await runJob(job, opts, versions.get(job.suite), detector, recorded, log);
+      results.push(r);
+    }
+  });
+  await Promise.all(workers);
+
+  if (opts.mode === "record") {
+    for (const [suite, screens] of recorded) {
+      if (!suite.fixtures || !screens.length) continue;
+      const version = versions.get(suite)!;
+      const dir = fixtureDir(suite.fixtures.cli, version);
+      const filtered = !!(opts.only?.length || opts.sizes?.length) ||
+        results.some((r) => r.suite === suite.name && !r.ok);
+      await writeFixtures(
+        dir,
+        { cli: suite.fixtures.cli, version, setup: suite.fixtures.setup },
+        screens,
+        { merge: filtered },
+      );
+      log(`  wrote ${screens.length} screens to ${dir.replace(/^.*\/tests\//, "tests/")}`);
+    }
+  }
+  const failures = results.filter((r) => !r.ok).length;
+  return {
+    results,
+    failures,
+    screens: results.reduce((n, r) => n + r.screens.length, 0),
+    ms: Date.now() - started,
+    detectAvailable: !!detector,
+  };
+}
+
+async function runJob(
+  job: Job,
+  opts: RunOptions,
+  version: string | undefined,
+  detector: Detector | undefined,
+  recorded: Map<LabSuite, Array<{ entry: ManifestScreen; screen: Screen }>>,
+  log: (l: string) => void,
+): Promise<JobResult> {
+  const { suite, scenario, size } = job;
+  const t0 = Date.now();
+  const result: JobResult = {
+    suite: suite.name,
+    scenario: scenario.name,
+    size: sizeName(size),
+    ok: true,
+    ms: 0,
+    screens: [],
+  };
+  const got: RecordedScreen[] = [];
+  const deadline = new AbortController();
+  const timeoutMs = scenario.timeoutMs ?? 240_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await using lab = await LabServer.start({ tag: scenario.name.slice(0, 20) });
+    const ctx = makeContext({
+      lab,
+      size,
+      mode: opts.mode,
+      suite,
+      scenario,
+      signal: deadline.signal,
+      log: (m) => log(`    [${suite.name}/${scenario.name}@${sizeName(size)}] ${m}`),
+    }, (s) => got.push(s));
+    await Promise.race([
+      scenario.run(ctx),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          deadline.abort();
+          reject(new Error(`scenario exceeded its deadline of ${timeoutMs} ms`));
+        }, timeoutMs);
+      }),
+    ]);
+  } catch (e) {
+    result.ok = false;
+    result.error = e instanceof Error ? e.message : String(e);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const dir = suite.fixtures && version ? fixtureDir(suite.fixtures.cli, version) : undefined;
+  const manifest = dir && opts.mode === "check" ? await readManifest(dir) : undefined;
+  for (const s of got) {
+    const file = screenFile(s.name, s.size.cols, s.size.rows);
+    const row: JobResult["screens"][number] = { name: s.name, compare: "recorded", detect: "-" };
+    if (opts.outDir) {
+      await Deno.mkdir(`${opts.outDir}/${suite.name}`, { recursive: true });
+      await Deno.writeTextFile(`${opts.outDir}/${suite.name}/${file}`, s.screen.plain);
+      await Deno.writeTextFile(
+        `${opts.outDir}/${suite.name}/${styledFile(s.name, s.size.cols, s.size.rows)}`,
+        s.screen.styled,
+      );
+    }
+    if (dir && opts.mode === "record") {
+      const entry: ManifestScreen = {
+        file,
+        styled: styledFile(s.name, s.size.cols, s.size.rows),
+        scenario: s.name,
+        size: sizeName(s.size),
+        state: s.spec.state,
+        defining: s.spec.defining,
+        steps: s.steps,
+        ...(s.spec.expect ? { expect: s.spec.expect } : {}),
+        ...(s.spec.notes ? { notes: s.spec.notes } : {}),
+      };
+      if (!recorded.has(suite)) recorded.set(suite, []);
+      recorded.get(suite)!.push({ entry, screen: s.screen });
+    } else if (dir) {
+      const fx = await readFixture(dir, file);
+      const entry = manifest?.screens.find((e) => e.file === file);
+      if (fx === undefined || !entry) {
+        row.compare = "no-fixture";
+        result.ok = false;
+      } else {
+        const cmp = compareDefining(fx, s.screen.plain, entry.defining);
+        row.compare = cmp.ok ? "same" : "differs";
+        if (!cmp.ok) {
+          row.diff = cmp.diff;
+          result.ok = false;
+        }
+        if (entry.state !== s.spec.state) {
+          row.compare = "differs";
+          row.diff = `${row.diff ?? ""}\n    manifest state ${entry.state} ≠ scenario state ${s.spec.state}`;
+          result.ok = false;
+        }
+      }
+    }
+    if (detector && suite.profile) {
+      const verdict = await detector.judge(s.screen, suite.profile);
+      const problems: string[] = [];
+      if (verdict.state !== s.spec.state) problems.push(`state ${verdict.state} ≠ ${s.spec.state}`);
+      for (const [k, v] of Object.entries(s.spec.expect ?? {})) {
+        if (JSON.stringify(verdict[k]) !== JSON.stringify(v)) {
+          problems.push(`${k} ${JSON.stringify(verdict[k])} ≠ ${JSON.stringify(v)}`);
+        }
+      }
+      row.detect = problems.length ? `MISMATCH: ${problems.join("; ")}` : "ok";
+      if (problems.length && opts.mode === "check") result.ok = false;
+    }
+    result.screens.push(row);
+  }
+  result.ms = Date.now() - t0;
+  const mark = result.ok ? "ok  " : "FAIL";
+  log(
+    `${mark} ${suite.name}/${scenario.name}@${result.size} (${(result.ms / 1000).toFixed(1)}s, ${got.length} screen${
+      got.length === 1 ? "" : "s"
+    })`,
+  );
+  for (const r of result.screens) {
+    if (r.compare === "differs" || r.compare === "no-fixture" || r.detect.startsWith("MISMATCH")) {
+      log(`     ${r.name}: fixture ${r.compare}; detect ${r.detect}`);
+      if (r.diff) log(r.diff);
+    }
+  }
+  if (result.error) log(result.error.split("\n").map((l) => `     ${l}`).join("\n"));
+  return result;
+}

@@ -1,0 +1,361 @@
+/**
+ * A private tmux server for lab scenarios, and the panes real CLIs run in.
+ *
+ * ```ts
+ * await using lab = await LabServer.start();          // tmux -L drover-lab-<unique> -f /dev/null
+ * const pane = await lab.launch({
+ *   argv: ["/…/claude"], cols: 120, rows: 40,
+ *   env: { ANTHROPIC_BASE_URL: api.url },             // the ONLY environment (plus PATH/TERM/LANG/HOME)
+ *   home: await lab.tmpDir("home"), cwd: projectDir,
+ *   ready: { until: "? for shortcuts", timeoutMs: 30_000 }, // wait; on failure relaunch once
+ * });
+ * await pane.type("hello");            // literal text (send-keys -l)
+ * await pane.keys("Enter");            // tmux key names: Enter, Escape, BTab, C-c, Up, …
+ * await pane.paste("a\nb\nc");         // bracketed paste (paste-buffer -p)
+ * const s = await pane.waitFor("Do you want to proceed?", { timeoutMs: 20_000 });
+ * s.plain; s.styled;                   // capture-pane -p -J  /  -p -e -J
+ * ```
+ *
+ * `waitFor(cond)` polls until `cond` (substring, RegExp, array = all of them, or a predicate on the plain
+ * capture) holds, then optionally until the screen has stopped changing (`stableMs`); on timeout it
+ * throws {@link LabTimeout} whose message shows what was awaited and the last screen. Everything the
+ * server started dies with `[Symbol.asyncDispose]` (kill-server) — including temp dirs made by `tmpDir`.
+ */
+
+export interface Screen {
+  /** `capture-pane -p -J` */
+  plain: string;
+  /** `capture-pane -p -e -J` */
+  styled: string;
+}
+
+export type Condition = string | RegExp | Array<string | RegExp> | ((plain: string) => boolean);
+
+export interface WaitOptions {
+  /** Default 20 s. */
+  timeoutMs?: number;
+  /** After the condition holds, also wait until the screen is unchanged for this long (default 0). */
+  stableMs?: number;
+  /** Poll interval (default 250 ms; the machine is shared, keep it sane). */
+  intervalMs?: number;
+  /** Also fail at once when this holds (e.g. an unexpected error screen). */
+  failIf?: Condition;
+  /** Fail at once when the pane's process has exited (default false). */
+  failOnExit?: boolean;
+  /** Shown in the timeout message. */
+  what?: string;
+}
+
+export interface LaunchOptions {
+  argv: string[];
+  cols: number;
+  rows: number;
+  /** Extra environment. The pane starts from an EMPTY environment (env -i) plus PATH, TERM, LANG, HOME. */
+  env?: Record<string, string>;
+  /** Throwaway HOME (default: a fresh temp dir). */
+  home?: string;
+  cwd?: string;
+  /** Session name (default: generated). */
+  name?: string;
+  /** Wait for this after starting; when it fails (timeout or the process died), relaunch once. */
+  ready?: { until: Condition; timeoutMs?: number; stableMs?: number };
+  /** Runs before each (re)launch, e.g. to re-seed a HOME that the first attempt modified. */
+  prepare?: () => Promise<void>;
+}
+
+export class LabTimeout extends Error {
+  override name = "LabTimeout";
+  constructor(message: string, readonly screen: string) {
+    super(message);
+  }
+}
+
+let counter = 0;
+const dec = new TextDecoder();
+
+export function describeCondition(c: Condition): string {
+  if (typeof c === "string") return JSON.stringify(c);
+  if (c instanceof RegExp) return String(c);
+  if (Array.isArray(c)) return c.map(describeCondition).join(" AND ");
+  return "a predicate";
+}
+
+export function holds(c: Condition, plain: string): boolean {
+  if (typeof c === "string") return plain.includes(c);
+  if (c instanceof RegExp) return c.test(plain);
+  if (Array.isArray(c)) return c.every((x) => holds(x, plain));
+  return c(plain);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class LabServer implements AsyncDisposable {
+  readonly #tmpDirs: string[] = [];
+  #disposed = false;
+  private constructor(readonly name: string) {}
+
+  /** Start a private server (`-L drover-lab-<pid>-<time>-<n> -f /dev/null`). */
+  static async start(opts: { tag?: string } = {}): Promise<LabServer> {
+    const tag = opts.tag ? `${opts.tag.replace(/[^A-Za-z0-9_-]/g, "_")}-` : "";
+    const server = new LabServer(
+      `drover-lab-${tag}${Deno.pid}-${Date.now().toString(36)}-${counter++}`,
+    );
+    // A holder session keeps the server alive while CLI sessions come and go.
+    await server.tmux("new-session", "-d", "-s", "_holder", "-x", "80", "-y", "24", "sleep 86400");
+    await server.tmux("set-option", "-g", "remain-on-exit", "on");
+    await server.tmux("set-option", "-g", "history-limit", "5000");
+    return server;
+  }
+
+  /** Run tmux on this server; throws with stderr on a non-zero exit. */
+  async tmux(...args: string[]): Promise<string> {
+    const r = await this.tmuxResult(args);
+    if (r.code !== 0) throw new Error(`tmux -L ${this.name} ${args.join(" ")}: ${r.stderr.trim()}`);
+    return r.stdout;
+  }
+
+  async tmuxResult(
+    args: string[],
+    stdin?: string,
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
+    const cmd = new Deno.Command("tmux", {
+      args: ["-L", this.name, "-f", "/dev/null", ...args],
+      stdin: stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { TERM: "xterm-256color" },
+      signal: AbortSignal.timeout(15_000),
+    });
+    let out: Deno.CommandOutput;
+    if (stdin === undefined) out = await cmd.output();
+    else {
+      const child = cmd.spawn();
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(stdin));
+      await w.close();
+      out = await child.output();
+    }
+    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  }
+
+  /** A temp dir removed when the server is disposed. */
+  async tmpDir(prefix = "lab"): Promise<string> {
+    const d = await Deno.makeTempDir({ prefix: `drover-${prefix}-` });
+    this.#tmpDirs.push(d);
+    return d;
+  }
+
+  /** Start argv in a new session of exactly cols x rows; see {@link LaunchOptions}. */
+  async launch(opts: LaunchOptions): Promise<LabPane> {
+    const attempt = async (n: number): Promise<LabPane> => {
+      if (opts.prepare) await opts.prepare();
+      const pane = await this.#start(opts, n);
+      if (!opts.ready) return pane;
+      try {
+        await pane.waitFor(opts.ready.until, {
+          timeoutMs: opts.ready.timeoutMs ?? 45_000,
+          stableMs: opts.ready.stableMs ?? 0,
+          what: `${opts.argv[0].split("/").pop()} to start`,
+          failOnExit: true,
+        });
+        return pane;
+      } catch (e) {
+        if (n > 0) throw e;
+        const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
+        console.error(`  [lab] ${opts.argv[0].split("/").pop()} failed to start (${msg}); retrying once`);
+        await pane.kill();
+        return await attempt(n + 1);
+      }
+    };
+    return await attempt(0);
+  }
+
+  async #start(opts: LaunchOptions, n: number): Promise<LabPane> {
+    const home = opts.home ?? await this.tmpDir("home");
+    const env: Record<string, string> = {
+      PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
+      TERM: "tmux-256color",
+      LANG: "C.UTF-8",
+      LC_ALL: "C.UTF-8",
+      HOME: home,
+      ...opts.env,
+    };
+    const session = `${opts.name ?? "cli"}${n ? `-r${n}` : ""}-${counter++}`;
+    const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    const out = await this.tmux(
+      "new-session",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-s",
+      session,
+      "-x",
+      String(opts.cols),
+      "-y",
+      String(opts.rows),
+      ...(opts.cwd ? ["-c", opts.cwd] : []),
+      "--",
+      // More than one argument: tmux execs it directly, no shell quoting involved.
+      "env",
+      "-i",
+      ...envArgs,
+      ...opts.argv,
+    );
+    const id = out.trim();
+    // Detached sessions keep -x/-y; pin it so nothing resizes the pane behind our back.
+    await this.tmux("set-option", "-t", session, "window-size", "manual");
+    return new LabPane(this, id, session, opts.cols, opts.rows, home);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    await this.tmuxResult(["kill-server"]).catch(() => {});
+    for (const d of this.#tmpDirs) await Deno.remove(d, { recursive: true }).catch(() => {});
+  }
+}
+
+export class LabPane {
+  constructor(
+    readonly server: LabServer,
+    /** tmux pane id, e.g. %3 */
+    readonly id: string,
+    readonly session: string,
+    readonly cols: number,
+    readonly rows: number,
+    readonly home: string,
+  ) {}
+
+  /** `-t` target for tmux commands (the pane id). */
+  get target(): string {
+    return this.id;
+  }
+
+  async capture(): Promise<Screen> {
+    const [plain, styled] = await Promise.all([
+      this.server.tmux("capture-pane", "-p", "-J", "-t", this.id),
+      this.server.tmux("capture-pane", "-p", "-e", "-J", "-t", this.id),
+    ]);
+    return { plain, styled };
+  }
+
+  /** Literal text (send-keys -l); no Enter. */
+  async type(text: string): Promise<void> {
+    await this.server.tmux("send-keys", "-t", this.id, "-l", "--", text);
+  }
+
+  /** tmux key names, sent one send-keys call per key with `gapMs` between them (default 150 ms). */
+  async keys(...keys: Array<string | { gapMs: number }>): Promise<void> {
+    let gap = 150;
+    let first = true;
+    for (const k of keys) {
+      if (typeof k !== "string") {
+        gap = k.gapMs;
+        continue;
+      }
+      if (!first) await sleep(gap);
+      first = false;
+      await this.server.tmux("send-keys", "-t", this.id, k);
+    }
+  }
+
+  /** Bracketed paste of `text` (load-buffer + paste-buffer -p), as a terminal paste would arrive. */
+  async paste(text: string): Promise<void> {
+    const buf = `lab-paste-${counter++}`;
+    const r = await this.server.tmuxResult(["load-buffer", "-b", buf, "-"], text);
+    if (r.code !== 0) throw new Error(`load-buffer: ${r.stderr}`);
+    await this.server.tmux("paste-buffer", "-p", "-d", "-b", buf, "-t", this.id);
+  }
+
+  async isDead(): Promise<boolean> {
+    const r = await this.server.tmuxResult(["display-message", "-p", "-t", this.id, "#{pane_dead}"]);
+    return r.code !== 0 || r.stdout.trim() === "1";
+  }
+
+  /** Exit status of a dead pane's process (undefined while it runs). */
+  async exitStatus(): Promise<number | undefined> {
+    const r = await this.server.tmuxResult([
+      "display-message",
+      "-p",
+      "-t",
+      this.id,
+      "#{pane_dead}:#{pane_dead_status}",
+    ]);
+    const [dead, status] = r.stdout.trim().split(":");
+    return dead === "1" ? Number(status) : undefined;
+  }
+
+  /**
+   * Poll until `cond` holds on the plain capture (then until stable for `stableMs`), or throw
+   * {@link LabTimeout} with the last screen.
+   */
+  async waitFor(cond: Condition, opts: WaitOptions = {}): Promise<Screen> {
+    const timeoutMs = opts.timeoutMs ?? 20_000;
+    const interval = opts.intervalMs ?? 250;
+    const deadline = Date.now() + timeoutMs;
+    let last: Screen = { plain: "", styled: "" };
+    while (true) {
+      last = await this.capture();
+      if (holds(cond, last.plain)) break;
+      let why = "";
+      if (opts.failIf && holds(opts.failIf, last.plain)) why = `${describeCondition(opts.failIf)} holds`;
+      else if (opts.failOnExit && await this.isDead()) {
+        last = await this.capture();
+        if (holds(cond, last.plain)) break;
+        why = `the process exited (status ${await this.exitStatus()})`;
+      }
+      if (why) {
+        throw new LabTimeout(
+          `gave up waiting for ${opts.what ?? describeCondition(cond)} on ${this.id}: ${why}; last screen:\n${
+            frame(last.plain)
+          }`,
+          last.plain,
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new LabTimeout(
+          `timed out after ${timeoutMs} ms waiting for ${
+            opts.what ?? describeCondition(cond)
+          } on ${this.id} (${this.cols}x${this.rows}); last screen:\n${frame(last.plain)}`,
+          last.plain,
+        );
+      }
+      await sleep(interval);
+    }
+    if (opts.stableMs && opts.stableMs > 0) {
+      last = await this.waitStable({
+        stableMs: opts.stableMs,
+        timeoutMs: Math.max(2000, deadline - Date.now()),
+      });
+    }
+    return last;
+  }
+
+  /** Wait until the plain capture is unchanged for `stableMs` (default 800); returns the screen. */
+  async waitStable(opts: { stableMs?: number; timeoutMs?: number } = {}): Promise<Screen> {
+    const stableMs = opts.stableMs ?? 800;
+    const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+    let last = await this.capture();
+    let since = Date.now();
+    while (Date.now() < deadline) {
+      await sleep(Math.min(200, stableMs));
+      const now = await this.capture();
+      if (now.plain !== last.plain) {
+        last = now;
+        since = Date.now();
+      } else if (Date.now() - since >= stableMs) return now;
+    }
+    return last;
+  }
+
+  async kill(): Promise<void> {
+    await this.server.tmuxResult(["kill-session", "-t", this.session]).catch(() => {});
+  }
+}
+
+/** A screen framed for error messages. */
+export function frame(plain: string): string {
+  const lines = plain.replace(/\n+$/, "").split("\n");
+  return ["┌" + "─".repeat(20), ...lines.map((l) => "│" + l), "└" + "─".repeat(20)].join("\n");
+}

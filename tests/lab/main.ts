@@ -1,0 +1,118 @@
+/**
+ * `deno task lab` — run every real-CLI lab suite (modules in tests/lab/suites/ exporting `suite`).
+ *
+ *   deno task lab                      compare fresh screens with fixtures (+ detect() when available)
+ *   deno task lab --record             re-record fixtures
+ *   deno task lab --only bash-prompt   only scenarios whose "suite/scenario" contains the text (repeatable)
+ *   deno task lab --size 120x40        only one pane size (repeatable)
+ *   deno task lab --jobs 3             parallel scenarios (default 2)
+ *   deno task lab --no-detect          skip detect()
+ *   deno task lab --list               list scenarios and exit
+ *
+ * Exit status: 0 all passed, 1 a scenario failed or a screen differs, 2 usage error.
+ */
+import { parseArgs } from "node:util";
+import { type LabSuite, runLab } from "./harness/mod.ts";
+
+const SUITES_DIR = new URL("./suites/", import.meta.url);
+
+async function discover(): Promise<LabSuite[]> {
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(SUITES_DIR)) {
+      if (e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) names.push(e.name);
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const suites: LabSuite[] = [];
+  for (const name of names.sort()) {
+    const mod = await import(new URL(name, SUITES_DIR).href);
+    // Helper modules without a `suite` export are allowed next to suites.
+    if (mod.suite) suites.push(mod.suite as LabSuite);
+  }
+  return suites;
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: Deno.args,
+      options: {
+        record: { type: "boolean", default: false },
+        only: { type: "string", multiple: true },
+        size: { type: "string", multiple: true },
+        jobs: { type: "string" },
+        "no-detect": { type: "boolean", default: false },
+        list: { type: "boolean", default: false },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    });
+  } catch (e) {
+    console.error(`lab: ${e instanceof Error ? e.message : e} (see --help)`);
+    return 2;
+  }
+  const v = args.values;
+  if (v.help) {
+    console.log(
+      "usage: deno task lab [--record] [--only TEXT]... [--size COLSxROWS]... [--jobs N] [--no-detect] [--list] [--out DIR]",
+    );
+    return 0;
+  }
+  const jobs = v.jobs === undefined ? 2 : Number(v.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
+    console.error("lab: --jobs must be an integer from 1 to 8");
+    return 2;
+  }
+  for (const s of v.size ?? []) {
+    if (!/^\d+x\d+$/.test(s)) {
+      console.error(`lab: --size "${s}" must look like 120x40`);
+      return 2;
+    }
+  }
+  const suites = await discover();
+  if (v.list) {
+    for (const s of suites) {
+      for (const sc of s.scenarios) console.log(`${s.name}/${sc.name}${sc.slow ? " (slow)" : ""}`);
+    }
+    return 0;
+  }
+  const outDir = v.out ?? await Deno.makeTempDir({ prefix: "drover-lab-out-" });
+  const mode = v.record ? "record" : "check";
+  console.log(
+    `lab: ${mode} — ${suites.length} suite(s), ${
+      suites.reduce((n, s) => n + s.scenarios.length, 0)
+    } scenario(s), ${jobs} at a time; fresh screens in ${outDir}`,
+  );
+  const report = await runLab(suites, {
+    mode,
+    jobs,
+    only: v.only,
+    sizes: v.size,
+    noDetect: v["no-detect"],
+    outDir,
+  });
+  const runs = report.results.length;
+  const failed = report.results.filter((r) => !r.ok);
+  console.log("");
+  console.log(
+    `lab: ${runs - failed.length}/${runs} scenario runs passed, ${report.screens} screens ${
+      mode === "record" ? "recorded" : "checked"
+    }, detect() ${report.detectAvailable && !v["no-detect"] ? "checked" : "not run"}, ${
+      (report.ms / 1000).toFixed(0)
+    }s`,
+  );
+  for (const f of failed) {
+    console.log(`  FAIL ${f.suite}/${f.scenario}@${f.size}: ${(f.error ?? "screen mismatch").split("\n")[0]}`);
+  }
+  if (runs === 0) {
+    console.log("lab: nothing ran (check --only / --size)");
+    return 1;
+  }
+  return failed.length ? 1 : 0;
+}
+
+Deno.exit(await main());

@@ -1,0 +1,183 @@
+/**
+ * A scripted stand-in for the OpenAI Chat Completions API (Qwen Code through OPENAI_BASE_URL;
+ * OpenCode through an `@ai-sdk/openai-compatible` provider). `POST /v1/chat/completions`: a request
+ * that offers tools is a main turn and consumes the next step; one without tools (session titles,
+ * JSON side questions) is auxiliary and gets `auxText`. Streams `chat.completion.chunk` lines ending
+ * in `data: [DONE]`, tool calls as `delta.tool_calls`, and a usage chunk when asked for.
+ */
+import { openAiError } from "./openai_responses.ts";
+import {
+  type ApiAdapter,
+  chunks,
+  json,
+  ScriptedStandin,
+  sleep,
+  SSE_HEADERS,
+  type StandinOptions,
+  type Step,
+  streamBody,
+  type StreamContext,
+} from "./step_script.ts";
+
+export type { Step } from "./step_script.ts";
+
+export interface ChatStandinOptions extends StandinOptions {
+  /** Reply to auxiliary (tool-less) requests. */
+  auxText?: string;
+}
+
+interface ChatBody {
+  model?: string;
+  stream?: boolean;
+  tools?: unknown[];
+  stream_options?: { include_usage?: boolean };
+}
+
+function chunk(id: string, model: string, choice: Record<string, unknown> | null, extra = {}) {
+  return `data: ${
+    JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: choice ? [{ index: 0, logprobs: null, ...choice }] : [],
+      ...extra,
+    })
+  }\n\n`;
+}
+
+function usage(inputTokens = 1200) {
+  return { prompt_tokens: inputTokens, completion_tokens: 40, total_tokens: inputTokens + 40 };
+}
+
+async function* stream(
+  step: Step,
+  body: ChatBody,
+  ctx: StreamContext,
+): AsyncGenerator<string> {
+  const id = `chatcmpl-${ctx.seq}`;
+  const model = body.model ?? "standin-model";
+  yield chunk(id, model, { delta: { role: "assistant", content: "" }, finish_reason: null });
+  if (step.kind === "hang") {
+    await ctx.held;
+    return;
+  }
+  if (step.kind === "error") return;
+  const text = step.kind === "text" ? step.text : step.text;
+  if (text) {
+    const delay = step.kind === "text" ? step.chunkDelayMs ?? 0 : 0;
+    for (const d of chunks(text, step.kind === "text" ? step.chunkChars : undefined)) {
+      yield chunk(id, model, { delta: { content: d }, finish_reason: null });
+      await sleep(delay, ctx.signal);
+      if (ctx.signal.aborted) return;
+    }
+  }
+  if (step.kind === "text" && step.hold) {
+    await ctx.held;
+    if (ctx.signal.aborted) return;
+  }
+  let finish = "stop";
+  if (step.kind === "tool") {
+    finish = "tool_calls";
+    const args = JSON.stringify(step.args);
+    yield chunk(id, model, {
+      delta: {
+        tool_calls: [{
+          index: 0,
+          id: `call_${ctx.seq}`,
+          type: "function",
+          function: { name: step.name, arguments: "" },
+        }],
+      },
+      finish_reason: null,
+    });
+    yield chunk(id, model, {
+      delta: { tool_calls: [{ index: 0, function: { arguments: args } }] },
+      finish_reason: null,
+    });
+  }
+  yield chunk(id, model, { delta: {}, finish_reason: finish });
+  if (body.stream_options?.include_usage !== false) {
+    yield chunk(id, model, null, { usage: usage(step.inputTokens) });
+  }
+  yield "data: [DONE]\n\n";
+}
+
+function whole(step: Step, body: ChatBody, seq: number): Response {
+  const model = body.model ?? "standin-model";
+  const message: Record<string, unknown> = { role: "assistant", content: null };
+  let finish = "stop";
+  if (step.kind === "text") message.content = step.text;
+  if (step.kind === "tool") {
+    finish = "tool_calls";
+    message.content = step.text ?? null;
+    message.tool_calls = [{
+      id: `call_${seq}`,
+      type: "function",
+      function: { name: step.name, arguments: JSON.stringify(step.args) },
+    }];
+  }
+  return json({
+    id: `chatcmpl-${seq}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+    usage: usage(step.kind === "hang" || step.kind === "error" ? undefined : step.inputTokens),
+  });
+}
+
+function makeAdapter(auxText: string): ApiAdapter {
+  let auxSeq = 0;
+  return {
+    route(req, url, body) {
+      if (req.method === "GET" && url.pathname.endsWith("/models")) return "aux";
+      if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return null;
+      const tools = (body as ChatBody | null)?.tools;
+      return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
+    },
+    aux(body, url) {
+      if (url.pathname.endsWith("/models")) {
+        return json({
+          object: "list",
+          data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
+        });
+      }
+      const b = (body ?? {}) as ChatBody;
+      const step: Step = { kind: "text", text: auxText };
+      const seq = 100_000 + ++auxSeq;
+      if (!b.stream) return whole(step, b, seq);
+      const ctl = new AbortController();
+      return new Response(
+        streamBody(
+          () => stream(step, b, { held: Promise.resolve(), signal: ctl.signal, seq }),
+          ctl.signal,
+        ),
+        { headers: SSE_HEADERS },
+      );
+    },
+    main(step, body, _url, ctx) {
+      if (step.kind === "error") return openAiError(step);
+      const b = (body ?? {}) as ChatBody;
+      if (b.stream === false) return whole(step, b, ctx.seq);
+      return new Response(streamBody(() => stream(step, b, ctx), ctx.signal), {
+        headers: SSE_HEADERS,
+      });
+    },
+  };
+}
+
+/** Start a Chat Completions stand-in on 127.0.0.1 (random port). Base URL: `${url}/v1`. */
+export function startChatStandin(opts: ChatStandinOptions = {}): ScriptedStandin {
+  return new ScriptedStandin(makeAdapter(opts.auxText ?? "Lab session"), opts);
+}
+
+/** Qwen Code's shell tool call. */
+export function qwenShell(command: string, description = "Run the requested command"): Step {
+  return { kind: "tool", name: "run_shell_command", args: { command, description } };
+}
+
+/** OpenCode's shell tool call. */
+export function opencodeBash(command: string, description = "Run the requested command"): Step {
+  return { kind: "tool", name: "bash", args: { command, description } };
+}

@@ -1,0 +1,223 @@
+/**
+ * A scripted stand-in for the OpenAI Responses API (what Codex CLI speaks with
+ * `wire_api = "responses"`): `POST /v1/responses` with `stream: true` answered by Responses SSE
+ * events; a `tool` step becomes a `function_call` output item (Codex's shell tool is
+ * `exec_command`). Errors use OpenAI's `{error:{message,type,param,code}}` shape.
+ */
+import {
+  type ApiAdapter,
+  chunks,
+  defaultMessage,
+  type ErrorKind,
+  json,
+  ScriptedStandin,
+  sleep,
+  SSE_HEADERS,
+  type StandinOptions,
+  type Step,
+  streamBody,
+  type StreamContext,
+} from "./step_script.ts";
+
+export type { Step } from "./step_script.ts";
+
+/** OpenAI's error body for one error kind (shared with the Chat Completions stand-in). */
+export function openAiErrorBody(kind: ErrorKind, message?: string): Record<string, unknown> {
+  const msg = message ?? defaultMessage(kind);
+  const [type, code] = ({
+    rate_limit: ["requests", "rate_limit_exceeded"],
+    quota: ["insufficient_quota", "insufficient_quota"],
+    auth: ["invalid_request_error", "invalid_api_key"],
+    server: ["server_error", null],
+    overloaded: ["server_error", "server_is_overloaded"],
+    bad_request: ["invalid_request_error", null],
+  } as Record<ErrorKind, [string, string | null]>)[kind];
+  return { error: { message: msg, type, param: null, code } };
+}
+
+export function openAiError(step: Extract<Step, { kind: "error" }>): Response {
+  const extra: Record<string, string> = step.status === 429 ? { "retry-after": "1" } : {};
+  return json(openAiErrorBody(step.error, step.message), step.status, extra);
+}
+
+function sse(event: Record<string, unknown>): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function usage(inputTokens = 1200) {
+  return {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 40,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + 40,
+  };
+}
+
+function responseObject(id: string, model: string, status: string, extra = {}) {
+  return {
+    id,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model,
+    output: [],
+    ...extra,
+  };
+}
+
+export interface ResponsesStandinOptions extends StandinOptions {
+  /**
+   * Text streamed to auxiliary requests (no tools offered: Codex's thread-title request asks for
+   * a JSON object with a `title`).
+   */
+  auxText?: string;
+}
+
+function makeAdapter(auxText: string): ApiAdapter {
+  let auxSeq = 0;
+  return {
+    route(req, url, body) {
+      if (req.method === "GET" && url.pathname.endsWith("/models")) return "aux";
+      if (req.method !== "POST" || !url.pathname.endsWith("/responses")) return null;
+      const tools = (body as { tools?: unknown } | null)?.tools;
+      return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
+    },
+    aux(body, url) {
+      if (url.pathname.endsWith("/models")) {
+        return json({
+          object: "list",
+          data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
+        });
+      }
+      const model = String((body as { model?: unknown } | null)?.model ?? "standin-model");
+      const ctl = new AbortController();
+      const ctx = { held: Promise.resolve(), signal: ctl.signal, seq: 100_000 + ++auxSeq };
+      return new Response(
+        streamBody(() => events({ kind: "text", text: auxText }, model, ctx), ctl.signal),
+        { headers: SSE_HEADERS },
+      );
+    },
+    main(step, body, _url, ctx) {
+      if (step.kind === "error") return openAiError(step);
+      const model = String((body as { model?: unknown } | null)?.model ?? "standin-model");
+      return new Response(streamBody(() => events(step, model, ctx), ctx.signal), {
+        headers: SSE_HEADERS,
+      });
+    },
+  };
+}
+
+async function* events(step: Step, model: string, ctx: StreamContext): AsyncGenerator<string> {
+  const rid = `resp_${ctx.seq}`;
+  let seqNo = 0;
+  const ev = (e: Record<string, unknown>) => sse({ ...e, sequence_number: seqNo++ });
+  yield ev({ type: "response.created", response: responseObject(rid, model, "in_progress") });
+  yield ev({ type: "response.in_progress", response: responseObject(rid, model, "in_progress") });
+  if (step.kind === "hang") {
+    await ctx.held;
+    return;
+  }
+  if (step.kind === "error") return;
+  const output: Record<string, unknown>[] = [];
+  let index = 0;
+  const text = step.kind === "text" ? step.text : step.kind === "tool" ? step.text : undefined;
+  if (text) {
+    const itemId = `msg_${ctx.seq}`;
+    yield ev({
+      type: "response.output_item.added",
+      output_index: index,
+      item: { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] },
+    });
+    yield ev({
+      type: "response.content_part.added",
+      item_id: itemId,
+      output_index: index,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    });
+    const delay = step.kind === "text" ? step.chunkDelayMs ?? 0 : 0;
+    for (const delta of chunks(text, step.kind === "text" ? step.chunkChars : undefined)) {
+      yield ev({
+        type: "response.output_text.delta",
+        item_id: itemId,
+        output_index: index,
+        content_index: 0,
+        delta,
+      });
+      await sleep(delay, ctx.signal);
+      if (ctx.signal.aborted) return;
+    }
+    yield ev({
+      type: "response.output_text.done",
+      item_id: itemId,
+      output_index: index,
+      content_index: 0,
+      text,
+    });
+    const item = {
+      type: "message",
+      id: itemId,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text, annotations: [] }],
+    };
+    yield ev({ type: "response.output_item.done", output_index: index, item });
+    output.push(item);
+    index++;
+  }
+  if (step.kind === "text" && step.hold) {
+    await ctx.held;
+    if (ctx.signal.aborted) return;
+  }
+  if (step.kind === "tool") {
+    const item = {
+      type: "function_call",
+      id: `fc_${ctx.seq}`,
+      call_id: `call_${ctx.seq}`,
+      name: step.name,
+      arguments: JSON.stringify(step.args),
+      status: "completed",
+    };
+    yield ev({
+      type: "response.output_item.added",
+      output_index: index,
+      item: { ...item, arguments: "", status: "in_progress" },
+    });
+    yield ev({
+      type: "response.function_call_arguments.delta",
+      item_id: item.id,
+      output_index: index,
+      delta: item.arguments,
+    });
+    yield ev({
+      type: "response.function_call_arguments.done",
+      item_id: item.id,
+      output_index: index,
+      arguments: item.arguments,
+    });
+    yield ev({ type: "response.output_item.done", output_index: index, item });
+    output.push(item);
+  }
+  yield ev({
+    type: "response.completed",
+    response: responseObject(rid, model, "completed", {
+      output,
+      usage: usage(step.inputTokens),
+    }),
+  });
+}
+
+/** Start a Responses stand-in on 127.0.0.1 (random port). Base URL for clients: `${url}/v1`. */
+export function startResponsesStandin(opts: ResponsesStandinOptions = {}): ScriptedStandin {
+  return new ScriptedStandin(makeAdapter(opts.auxText ?? '{"title":"Lab session"}'), opts);
+}
+
+/** Codex's shell tool call asking to run `cmd` outside the sandbox (raises its approval prompt). */
+export function execCommand(cmd: string, justification = "Run the requested command"): Step {
+  return {
+    kind: "tool",
+    name: "exec_command",
+    args: { cmd, sandbox_permissions: "require_escalated", justification },
+  };
+}

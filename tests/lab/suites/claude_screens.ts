@@ -1,0 +1,345 @@
+/**
+ * Real Claude Code screens (issue 2 item 4): each scenario drives the pinned CLI against the scripted
+ * Anthropic stand-in into one or more states, waits for the line that proves it got there, and hands
+ * the screen to the runner (recorded under tests/fixtures/claude-code/<version>/ with `--record`,
+ * compared otherwise). The stand-in's script decides every reply; the typed prompts are only there
+ * because a turn needs one.
+ */
+import {
+  type AnthropicStep,
+  type ClaudeOptions,
+  type ClaudeSession,
+  LAB_API_KEY,
+  type LabScenario,
+  type LabSuite,
+  resolveCli,
+  type ScenarioContext,
+  startClaude,
+} from "../harness/mod.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Start Claude Code at the scenario's size; every launch fact goes into the steps. */
+async function claude(ctx: ScenarioContext, opts: Omit<ClaudeOptions, "cols" | "rows"> = {}) {
+  const flags = [
+    ...(opts.bypass ? ["--dangerously-skip-permissions"] : []),
+    ...(opts.args ?? []),
+  ];
+  const env = Object.entries({ ...(opts.bypass ? { IS_SANDBOX: "1" } : {}), ...opts.env })
+    .map(([k, v]) => `${k}=${v}`);
+  const first = Object.entries(opts.firstRun ?? {}).filter(([, v]) => v).map(([k]) => k);
+  ctx.step(
+    `start claude${flags.length ? " " + flags.join(" ") : ""} in a ${ctx.size.cols}x${ctx.size.rows} pane` +
+      (env.length ? ` with ${env.join(" ")}` : "") +
+      (first.length ? `; HOME without the first-run answers for: ${first.join(", ")}` : "") +
+      (opts.script?.length ? `; stand-in script: ${opts.script.map(describeStep).join(" → ")}` : ""),
+  );
+  return await startClaude(ctx.lab, { cols: ctx.size.cols, rows: ctx.size.rows, ...opts });
+}
+
+function describeStep(s: AnthropicStep): string {
+  switch (s.kind) {
+    case "text":
+      return `text${s.chunkDelayMs ? " (slow)" : ""}${s.inputTokens ? ` (input_tokens ${s.inputTokens})` : ""}`;
+    case "tool_use":
+      return `tool_use ${s.name}(${
+        s.name === "Bash" ? JSON.stringify(s.input.command) : JSON.stringify(String(s.input.file_path ?? "").split("/").pop())
+      })`;
+    case "error":
+      return `HTTP ${s.status}${s.times === Infinity ? " on every request" : s.times ? ` ×${s.times}` : ""}`;
+    case "hang":
+      return "hang";
+  }
+}
+
+/** Type a prompt and submit it. */
+async function submit(ctx: ScenarioContext, c: ClaudeSession, text: string) {
+  ctx.step(`type ${JSON.stringify(text)}, Enter`);
+  await c.pane.type(text);
+  await sleep(300);
+  await c.pane.keys("Enter");
+}
+
+async function press(ctx: ScenarioContext, c: ClaudeSession, ...keys: string[]) {
+  ctx.step(`press ${keys.join(", ")}`);
+  await c.pane.keys(...keys);
+}
+
+const bash = (command: string, description: string, text?: string): AnthropicStep => ({
+  kind: "tool_use",
+  name: "Bash",
+  input: { command, description },
+  ...(text ? { text } : {}),
+});
+
+const READY = "? for shortcuts";
+const PROCEED = "Do you want to proceed?";
+
+/** Slow enough to stay busy for minutes; the scenario interrupts or abandons it. */
+const SLOW: AnthropicStep = {
+  kind: "text",
+  text: "Reading the notes one line at a time and summarising each of them carefully. ".repeat(30),
+  chunkDelayMs: 500,
+  chunkSize: 6,
+};
+
+const NARRATION = [
+  "Here is what the permission prompt will look like when I run the build:",
+  "",
+  '"Do you want to proceed?"',
+  "1. Yes",
+  "2. Yes, and don't ask again for this command",
+  "3. No",
+  "",
+  'The footer reads "Esc to cancel" and you can also press esc to cancel from the input box.',
+  "Nothing is waiting for you right now.",
+].join("\n");
+
+const scenarios: LabScenario[] = [
+  {
+    name: "ready",
+    async run(ctx) {
+      await using c = await claude(ctx);
+      await ctx.screen(c.pane, "ready", { state: "idle", defining: [READY] });
+    },
+  },
+  {
+    name: "typed-input",
+    async run(ctx) {
+      await using c = await claude(ctx);
+      ctx.step('type "summarise the notes in notes.txt" (no Enter)');
+      await c.pane.type("summarise the notes in notes.txt");
+      await ctx.screen(c.pane, "typed-input", {
+        state: "idle",
+        defining: ["❯ summarise the notes in notes.txt"],
+        expect: { input_box: "summarise the notes in notes.txt" },
+      });
+    },
+  },
+  {
+    name: "pasted-text",
+    async run(ctx) {
+      await using c = await claude(ctx);
+      ctx.step("bracketed paste (tmux paste-buffer -p) of 12 lines, no Enter");
+      await c.pane.paste(
+        Array.from({ length: 12 }, (_, i) => `line ${i + 1} of the pasted build log`).join("\n"),
+      );
+      await ctx.screen(c.pane, "pasted-text", {
+        state: "idle",
+        defining: ["[Pasted text #1"],
+      });
+    },
+  },
+  {
+    name: "busy",
+    async run(ctx) {
+      await using c = await claude(ctx, { script: [SLOW] });
+      await submit(ctx, c, "summarise the notes");
+      ctx.step("wait while the reply streams slowly");
+      await ctx.screen(c.pane, "busy", {
+        state: "busy",
+        defining: ["esc to interrupt"],
+        until: ["esc to interrupt", "Reading the notes"],
+        stableMs: 0,
+      });
+      await press(ctx, c, "Escape");
+      await ctx.screen(c.pane, "interrupted", {
+        state: "idle",
+        defining: ["Interrupted · What should Claude do instead?", READY],
+      });
+    },
+  },
+  {
+    name: "bash-prompt",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [
+          bash(
+            "echo hello > greeting.txt && cat greeting.txt",
+            "Write a greeting file",
+            "I'll write the greeting file.",
+          ),
+          { kind: "text", text: "The greeting file now says hello." },
+        ],
+      });
+      await submit(ctx, c, "write a greeting file");
+      await ctx.screen(c.pane, "bash-prompt", {
+        state: "prompt",
+        defining: ["Bash command", PROCEED, "1. Yes", "3. No"],
+        expect: { command: "echo hello > greeting.txt && cat greeting.txt" },
+      });
+      await press(ctx, c, "1");
+      await ctx.screen(c.pane, "bash-answered", {
+        state: "idle",
+        defining: ["The greeting file now says hello.", READY],
+      });
+    },
+  },
+  {
+    name: "bash-prompt-npm",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [bash("npm run build", "Build the project"), { kind: "text", text: "unused" }],
+      });
+      await submit(ctx, c, "build the project");
+      await ctx.screen(c.pane, "bash-prompt-npm", {
+        state: "prompt",
+        defining: ["npm run build", PROCEED, "don’t ask again for: npm run *"],
+        expect: { command: "npm run build" },
+      });
+      await press(ctx, c, "3");
+      await ctx.screen(c.pane, "bash-rejected", {
+        state: "idle",
+        defining: ["Interrupted · What should Claude do instead?", READY],
+      });
+    },
+  },
+  {
+    name: "bash-prompt-dir",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [bash("touch hello.txt", "Create an empty file"), { kind: "text", text: "Created." }],
+      });
+      await submit(ctx, c, "create hello.txt");
+      await ctx.screen(c.pane, "bash-prompt-dir", {
+        state: "prompt",
+        defining: ["touch hello.txt", PROCEED, "always allow access to"],
+        expect: { command: "touch hello.txt" },
+      });
+    },
+  },
+  {
+    name: "write-prompt",
+    async run(ctx) {
+      await using c = await claude(ctx);
+      c.api.push(
+        {
+          kind: "tool_use",
+          name: "Write",
+          input: { file_path: `${c.project}/report.md`, content: "# Report\n\nAll good.\n" },
+        },
+        { kind: "text", text: "Wrote report.md." },
+      );
+      await submit(ctx, c, "write a report");
+      await ctx.screen(c.pane, "write-prompt", {
+        state: "prompt",
+        defining: ["Create file", "Do you want to create report.md?", "1. Yes"],
+        expect: { file_path: "report.md" },
+      });
+    },
+  },
+  {
+    name: "edit-prompt",
+    async run(ctx) {
+      await using c = await claude(ctx, { files: { "notes.txt": "alpha\nbeta\ngamma\n" } });
+      c.api.push(
+        { kind: "tool_use", name: "Read", input: { file_path: `${c.project}/notes.txt` } },
+        {
+          kind: "tool_use",
+          name: "Edit",
+          input: { file_path: `${c.project}/notes.txt`, old_string: "beta", new_string: "delta" },
+        },
+        { kind: "text", text: "Edited notes.txt." },
+      );
+      await submit(ctx, c, "change beta to delta in notes.txt");
+      await ctx.screen(c.pane, "edit-prompt", {
+        state: "prompt",
+        defining: ["Edit file", "Do you want to make this edit to notes.txt?", "1. Yes"],
+        expect: { file_path: "notes.txt" },
+      });
+    },
+  },
+  {
+    name: "narration",
+    async run(ctx) {
+      await using c = await claude(ctx, { script: [{ kind: "text", text: NARRATION }] });
+      await submit(ctx, c, "what will the prompt look like?");
+      await ctx.screen(c.pane, "narration", {
+        state: "idle",
+        defining: ["Do you want to proceed?", "Nothing is waiting for you right now.", READY],
+      });
+    },
+  },
+  {
+    name: "modes",
+    async run(ctx) {
+      await using c = await claude(ctx);
+      await press(ctx, c, "BTab");
+      await ctx.screen(c.pane, "mode-accept-edits", {
+        state: "idle",
+        defining: ["accept edits on"],
+        expect: { mode: "accept_edits" },
+      });
+      await press(ctx, c, "BTab");
+      await ctx.screen(c.pane, "mode-plan", { state: "idle", defining: ["plan mode on"] });
+      await press(ctx, c, "BTab");
+      await ctx.screen(c.pane, "mode-auto", { state: "idle", defining: ["auto mode on"] });
+    },
+  },
+  {
+    name: "bypass",
+    async run(ctx) {
+      await using c = await claude(ctx, { bypass: true });
+      await ctx.screen(c.pane, "bypass-warning", {
+        state: "dialog",
+        defining: ["Bypass Permissions mode", "1. No, exit", "2. Yes, I accept"],
+      });
+      await press(ctx, c, "2");
+      await ctx.screen(c.pane, "bypass-ready", {
+        state: "idle",
+        defining: ["bypass permissions on"],
+        expect: { approval: false },
+      });
+    },
+  },
+  {
+    name: "first-run-trust",
+    async run(ctx) {
+      await using c = await claude(ctx, { firstRun: { trust: true } });
+      await ctx.screen(c.pane, "trust-dialog", {
+        state: "dialog",
+        defining: ["Yes, I trust this folder", "2. No, exit"],
+      });
+    },
+  },
+  {
+    name: "first-run-api-key",
+    async run(ctx) {
+      await using c = await claude(ctx, { firstRun: { apiKey: true } });
+      await ctx.screen(c.pane, "api-key-dialog", {
+        state: "dialog",
+        defining: ["Detected a custom API key", "Do you want to use this API key?", "2. No (recommended)"],
+      });
+    },
+  },
+  {
+    name: "first-run-theme",
+    async run(ctx) {
+      await using c = await claude(ctx, { firstRun: { theme: true } });
+      await ctx.screen(c.pane, "theme-dialog", {
+        state: "dialog",
+        defining: ["Choose the text style", "Dark mode"],
+        stableMs: 0, // the welcome art animates
+      });
+    },
+  },
+];
+
+export const suite: LabSuite = {
+  name: "claude-screens",
+  profile: "claude",
+  fixtures: {
+    cli: "claude-code",
+    version: async () => (await resolveCli("claude-code")).version,
+    setup: [
+      "binary: tests/lab/clis/node_modules/@anthropic-ai/claude-code-linux-x64/claude, run directly",
+      "environment: only PATH, TERM=tmux-256color, LANG=LC_ALL=C.UTF-8, COLORTERM=truecolor, a throwaway HOME, " +
+      "ANTHROPIC_BASE_URL=<stand-in on 127.0.0.1>, ANTHROPIC_API_KEY=" + LAB_API_KEY.slice(0, 12) +
+      "…, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, DISABLE_AUTOUPDATER=1 (plus what a scenario's steps name)",
+      "HOME/.claude.json answers the first-run questions (onboarding + theme, API key approval, folder trust) " +
+      "unless a scenario leaves one out to record its dialog",
+      "model API: tests/lab/standins/anthropic.ts, replies chosen by each scenario's script (listed in its first step)",
+    ],
+  },
+  scenarios,
+};

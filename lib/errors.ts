@@ -13,8 +13,8 @@ export const EXIT = {
   PROFILE_NOT_FOUND: 5,
   CREATE_FAILED: 6,
   WAIT_TIMEOUT: 7,
-  SEND_REFUSED: 12,
-  SEND_FAILED: 13,
+  SEND_REFUSED: 8,
+  SEND_FAILED: 9,
 } as const;
 
 export type ErrorCode =

@@ -34,12 +34,8 @@ shopt -s extglob nocasematch
 readonly PROFILE_FORMAT_VERSION=1
 readonly PANES_FORMAT_VERSION=1
 
-# Compiled liveness windows (DESIGN §5) — never profile fields.
-readonly LIVE_TAIL=4
-readonly LIVE_BLOCK=15
-readonly SHIFT_MAX=13
-readonly SHIFT_OPTION_WINDOW=6
-readonly BOTTOM_REGION=15
+# The liveness windows and the decoration class are compiled constants of drover (DESIGN §5);
+# they arrive on the same __prompt-profile call (rows named _<constant>) and are checked here.
 readonly CLAIM_TTL_SECONDS=10
 
 die() {
@@ -112,6 +108,17 @@ drover_run() {
   "$DROVER_BIN" "${DROVER_ARGS[@]}" "$@"
 }
 
+# drover_out ARGS... -> OUT (stdout), ERR (stderr), RC. stderr is kept apart so a warning can
+# never be parsed as data.
+drover_out() {
+  local errf
+  errf=$(mktemp "${TMPDIR:-/tmp}/sweep-err.XXXXXX") || die 3 "mktemp failed"
+  OUT=$(drover_run "$@" 2>"$errf")
+  RC=$?
+  ERR=$(<"$errf")
+  rm -f -- "$errf"
+}
+
 t() {
   tmux "${TMUX_ARGS[@]}" "$@"
 }
@@ -122,27 +129,26 @@ t() {
 declare -A PROF=()
 declare -A PROF_LOADED=()
 
-# load_profile CLI — fills PROF["<cli>|<field>"]=<ere>. "" = drover's default CLI.
+# load_profile CLI — fills PROF["<cli>|<name>"]=<ere> for every row. "" = drover's default CLI.
 load_profile() {
-  local cli=$1 out rc first=1 name ere version_line=""
+  local cli=$1 out rc first=1 name ere k
   [[ -n "${PROF_LOADED[$cli.]:-}" ]] && return 0
   need_drover
   local args=(__prompt-profile --format tsv --format-version "$PROFILE_FORMAT_VERSION")
   [[ -n "$cli" ]] && args+=(--cli "$cli")
-  out=$(drover_run "${args[@]}" 2>&1)
-  rc=$?
+  drover_out "${args[@]}"
+  out=$OUT rc=$RC
   if ((rc != 0)); then
-    if [[ "$out" == *FORMAT_MISMATCH* || "$out" == *"format version"* ]]; then
-      die 5 "drover refused this script's profile format: ${out//$'\n'/ }"
+    if [[ "$ERR" == *FORMAT_MISMATCH* ]]; then
+      die 5 "drover refused this script: ${ERR//$'\n'/ }"
     fi
-    die 3 "drover __prompt-profile failed (exit $rc): ${out//$'\n'/ }"
+    die 3 "drover __prompt-profile failed (exit $rc): ${ERR//$'\n'/ }"
   fi
   while IFS=$'\t' read -r name ere; do
     if ((first)); then
       first=0
-      version_line=$name
-      if [[ "$name" != "#format" ]]; then
-        die 5 "drover __prompt-profile printed no format version line (this script reads format $PROFILE_FORMAT_VERSION); drover and sweep.sh are from different releases — use \`drover sweep-script\`"
+      if [[ "$name" != "#drover-prompt-profile" ]]; then
+        die 5 "drover __prompt-profile printed no format version line (this sweep.sh reads format $PROFILE_FORMAT_VERSION); drover and sweep.sh are from different releases — use the script from \`drover sweep-script\`"
       fi
       if [[ "$ere" != "$PROFILE_FORMAT_VERSION" ]]; then
         die 5 "profile format version mismatch: drover prints format $ere, this sweep.sh reads format $PROFILE_FORMAT_VERSION — use the script from \`drover sweep-script\`"
@@ -152,34 +158,89 @@ load_profile() {
     [[ -z "$name" || "$name" == \#* ]] && continue
     PROF["$cli|$name"]=$ere
   done <<<"$out"
-  [[ -n "$version_line" ]] || die 3 "drover __prompt-profile printed nothing"
+  ((first == 0)) || die 3 "drover __prompt-profile printed nothing"
+  for k in _live_tail _live_block _shifted_max_below _shifted_option_above _bottom_region; do
+    [[ "${PROF["$cli|$k"]:-}" =~ ^[0-9]{1,3}$ ]] ||
+      die 5 "drover __prompt-profile gave no valid $k constant; drover and sweep.sh do not match"
+  done
+  [[ -n "${PROF["$cli|_decoration_class"]:-}" && -n "${PROF["$cli|_live_option_line"]:-}" ]] ||
+    die 5 "drover __prompt-profile gave no decoration/option constants; drover and sweep.sh do not match"
+  split_header_markers "$cli"
   PROF_LOADED[$cli.]=1
 }
 
-# p CLI FIELD — the ERE of a field ("" when the profile has none).
+# p CLI NAME — the ERE of a row ("" when the profile has none).
 p() {
   printf '%s' "${PROF["$1|$2"]:-}"
+}
+
+# split_header_markers CLI — command_header_markers holds two forms: an inline one ending in "("
+# (matched anywhere in the line) and a whole-line header (matched at the start of the stripped
+# line). The alternation is split at unescaped "|" into PROF[cli|_inline_headers] and
+# PROF[cli|_line_headers].
+split_header_markers() {
+  local cli=$1 ere alt="" c i inline=() line=() a
+  ere=$(p "$cli" command_header_markers)
+  local alts=()
+  for ((i = 0; i < ${#ere}; i++)); do
+    c=${ere:i:1}
+    if [[ "$c" == '\' ]]; then
+      alt+="$c${ere:i+1:1}"
+      i=$((i + 1))
+    elif [[ "$c" == '|' ]]; then
+      alts+=("$alt")
+      alt=""
+    else
+      alt+=$c
+    fi
+  done
+  [[ -n "$alt" ]] && alts+=("$alt")
+  for a in "${alts[@]}"; do
+    if [[ "$a" == *'\(' ]]; then inline+=("$a"); else line+=("$a"); fi
+  done
+  PROF["$cli|_inline_headers"]=$(
+    IFS='|'
+    printf '%s' "${inline[*]}"
+  )
+  PROF["$cli|_line_headers"]=""
+  if ((${#line[@]} > 0)); then
+    PROF["$cli|_line_headers"]="^($(
+      IFS='|'
+      printf '%s' "${line[*]}"
+    ))"
+  fi
 }
 
 # ---------------------------------------------------------------------------------------------
 # Text helpers (pure bash; no subshell per line).
 
-# strip_decoration LINE -> STRIPPED: leading whitespace and box/bullet glyphs, never a bare ">".
+# strip_decoration LINE -> STRIPPED (leading whitespace and box/bullet glyphs, never a bare ">";
+# trailing whitespace dropped) and LEAD (what was stripped in front). Needs DECO_RE.
 strip_decoration() {
-  STRIPPED="${1##+([[:space:]│─╭╮╰╯├┤┐└┘┌⎿❯●•*·›])}"
+  local s=$1
+  if [[ $s =~ $DECO_RE ]]; then
+    LEAD=${BASH_REMATCH[0]}
+    s=${s:${#LEAD}}
+  else
+    LEAD=""
+  fi
+  STRIPPED=${s%%+([[:space:]])}
 }
 
-# matches LINE ERE — case-insensitive (nocasematch); an empty ERE never matches.
-matches() {
+# mi LINE ERE — marker lists: case-insensitive (nocasematch is on); an empty ERE never matches.
+mi() {
   [[ -n "$2" ]] || return 1
   [[ $1 =~ $2 ]]
 }
 
-# starts_with_marker LINE ERE — the stripped line starts with one of the markers.
-starts_with_marker() {
+# mp LINE ERE — pattern fields: matched as given (the ERE carries its own case rule).
+mp() {
   [[ -n "$2" ]] || return 1
-  local re="^($2)"
-  [[ $1 =~ $re ]]
+  local rc=1
+  shopt -u nocasematch
+  [[ $1 =~ $2 ]] && rc=0
+  shopt -s nocasematch
+  return $rc
 }
 
 # Split a capture into NB (non-blank lines).
@@ -187,108 +248,102 @@ split_nb() {
   local line
   NB=()
   while IFS= read -r line || [[ -n "$line" ]]; do
-    line=${line%$'\r'}
+    line=${line//$'\r'/}
     [[ "$line" == *[![:space:]]* ]] && NB+=("$line")
   done <<<"$1"
 }
 
-# is_option LINE — a numbered option line once decoration is stripped.
-is_option() {
-  strip_decoration "$1"
-  matches "$STRIPPED" "$OPT_RE"
-}
-
 # ---------------------------------------------------------------------------------------------
-# The gate: analyze CLI CAPTURE sets
-#   LIVE (0/1), PERM (0/1), REGION_START (index into NB), OPT1 (text of option 1 or ""),
-#   OPT1_SEL (0/1), OPT_COUNT, BROAD1 (0/1), FP (fingerprint of the prompt).
+# The gate, mirroring drover's detectors (lib/detect/mod.ts) line for line where it matters:
+# analyze CLI CAPTURE sets
+#   LIVE (0/1), PERM (0/1), OPT1 (text of option 1, "" when none), OPT1_SEL (0/1),
+#   BROAD1 (0/1: option 1 carries the broad-grant marker), FP (fingerprint of the prompt).
+
+# option_at LINE — a numbered option line (option_line_pattern on the stripped line).
+option_at() {
+  strip_decoration "$1"
+  mp "$STRIPPED" "$OPT_RE"
+}
 
 analyze() {
   local cli=$1 cap=$2
   load_profile "$cli"
-  LIVE_RE=$(p "$cli" live_prompt_markers)
+  DECO_RE="^$(p "$cli" _decoration_class)+"
   OPT_RE=$(p "$cli" option_line_pattern)
-  local approval_re header_re file_re broad_re
+  local live_re approval_re inline_re lineh_re file_re broad_re
+  live_re=$(p "$cli" live_prompt_markers)
   approval_re=$(p "$cli" approval_markers)
-  header_re=$(p "$cli" command_header_markers)
+  inline_re=$(p "$cli" _inline_headers)
+  lineh_re=$(p "$cli" _line_headers)
   file_re=$(p "$cli" file_prompt_pattern)
   broad_re=$(p "$cli" broad_grant_marker)
+  local tail=${PROF["$cli|_live_tail"]} block=${PROF["$cli|_live_block"]}
+  local max_below=${PROF["$cli|_shifted_max_below"]} above=${PROF["$cli|_shifted_option_above"]}
   split_nb "$cap"
-  local n=${#NB[@]} i j
-  LIVE=0 PERM=0 REGION_START=0 REGION_END=$((n - 1)) OPT1="" OPT1_SEL=0 OPT_COUNT=0 BROAD1=0 FP=""
+  local n=${#NB[@]} i j k
+  LIVE=0 PERM=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP=""
+  local rs=0 re=$((n - 1))
   ((n == 0)) && return 0
-  local tail_start=$((n > LIVE_TAIL ? n - LIVE_TAIL : 0))
-  local block_start=$((n > LIVE_BLOCK ? n - LIVE_BLOCK : 0))
-  # 1. At the true end: a marker in the last 4, or an option line in the last 4 with a marker in
-  #    the last 15.
-  for ((i = tail_start; i < n; i++)); do
-    if matches "${NB[i]}" "$LIVE_RE"; then
-      LIVE=1
-      break
+  local tail_start=$((n > tail ? n - tail : 0))
+  local block_start=$((n > block ? n - block : 0))
+  # 1. At the true end: a marker in the last 4 non-blank lines, or an option line there while a
+  #    marker is within the last 15.
+  local tail_marker=0 tail_option=0 block_marker=0
+  for ((i = block_start; i < n; i++)); do
+    if mi "${NB[i]}" "$live_re"; then
+      block_marker=1
+      ((i >= tail_start)) && tail_marker=1
     fi
+    if ((i >= tail_start)) && option_at "${NB[i]}"; then tail_option=1; fi
   done
-  if ((!LIVE)); then
-    local opt_in_tail=0
-    for ((i = tail_start; i < n; i++)); do
-      is_option "${NB[i]}" && opt_in_tail=1 && break
-    done
-    if ((opt_in_tail)); then
-      for ((i = block_start; i < n; i++)); do
-        if matches "${NB[i]}" "$LIVE_RE"; then
-          LIVE=1
-          break
-        fi
-      done
-    fi
-  fi
-  if ((LIVE)); then
-    REGION_START=$block_start
+  if ((tail_marker || (block_marker && tail_option))); then
+    LIVE=1 rs=$block_start re=$((n - 1))
   else
-    # 2. Shifted: a footer line STARTING with a live marker, at most 13 non-blank lines above the
-    #    end, with a numbered option line among the 6 non-blank lines directly above it.
-    local lowest=$((n - 1 - SHIFT_MAX))
+    # 2. Shifted: a line whose stripped text STARTS with a marker (the footer), at most 13
+    #    non-blank lines above the end, with an option line among the 6 non-blank lines above it.
+    local lowest=$((n - 1 - max_below)) starts="^($live_re)"
     ((lowest < 0)) && lowest=0
-    for ((i = n - 1 - LIVE_TAIL; i >= lowest; i--)); do
-      strip_decoration "${NB[i]}"
-      starts_with_marker "$STRIPPED" "$LIVE_RE" || continue
-      for ((j = i - 1; j >= 0 && j >= i - SHIFT_OPTION_WINDOW; j--)); do
-        if is_option "${NB[j]}"; then
-          LIVE=1
+    for ((k = n - 1; k >= lowest && !LIVE; k--)); do
+      strip_decoration "${NB[k]}"
+      [[ -n "$live_re" ]] && [[ $STRIPPED =~ $starts ]] || continue
+      for ((j = (k - above > 0 ? k - above : 0); j < k; j++)); do
+        if option_at "${NB[j]}"; then
+          LIVE=1 re=$k rs=$((k - block + 1))
+          ((rs < 0)) && rs=0
           break
         fi
       done
-      if ((LIVE)); then
-        REGION_END=$i
-        REGION_START=$((i - LIVE_BLOCK + 1))
-        ((REGION_START < 0)) && REGION_START=0
-        break
-      fi
     done
   fi
   ((LIVE)) || return 0
-  # Approval-shaped: an approval marker, a command header or a file prompt within the prompt.
-  for ((i = REGION_START; i <= REGION_END; i++)); do
+  # Approval-shaped: an approval marker, a command header or a file prompt within the region.
+  local content
+  for ((i = rs; i <= re; i++)); do
     strip_decoration "${NB[i]}"
-    if matches "${NB[i]}" "$approval_re" || matches "${NB[i]}" "$header_re" ||
-      matches "$STRIPPED" "$file_re"; then
+    content=${STRIPPED%%+([[:space:]│┃║])}
+    if mi "${NB[i]}" "$approval_re" || mi "$STRIPPED" "$inline_re" ||
+      mi "$STRIPPED" "$lineh_re" || mp "$content" "$file_re"; then
       PERM=1
       break
     fi
   done
-  # Options of the prompt, option 1's text and selection, and the prompt's fingerprint.
-  local raw
-  for ((i = REGION_START; i <= REGION_END; i++)); do
+  # Option 1 = the last option line numbered 1 in the region (drover keeps the last run of
+  # options that starts at 1); its selection glyph sits in the stripped lead.
+  local m0 num text
+  for ((i = rs; i <= re; i++)); do
     strip_decoration "${NB[i]}"
     FP+="${STRIPPED}"$'\n'
-    matches "$STRIPPED" "$OPT_RE" || continue
-    OPT_COUNT=$((OPT_COUNT + 1))
-    if [[ "$STRIPPED" == 1[.\)]* ]]; then
-      OPT1=${STRIPPED:2}
-      OPT1=${OPT1##+([[:space:]])}
-      raw=${NB[i]%%1[.\)]*}
-      if [[ "$raw" == *❯* || "$raw" == *›* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
-      if matches "$OPT1" "$broad_re"; then BROAD1=1; fi
-    fi
+    mp "$STRIPPED" "$OPT_RE" || continue
+    m0=${BASH_REMATCH[0]}
+    [[ $m0 =~ [0-9]+ ]] || continue
+    num=$((10#${BASH_REMATCH[0]}))
+    ((num == 1)) || continue
+    text=${STRIPPED#*"$m0"}
+    text=${text%%+([[:space:]│┃║])}
+    OPT1=${text##+([[:space:]])}
+    [[ -n "$OPT1" ]] || OPT1=" "
+    if [[ "$LEAD" == *❯* || "$LEAD" == *›* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
+    if mi "$OPT1" "$broad_re"; then BROAD1=1; else BROAD1=0; fi
   done
   # Selection moves between captures; the fingerprint must not.
   FP=${FP//❯/}
@@ -342,7 +397,9 @@ pane_row() {
   need_drover
   local args=(panes --session "$session" --format tsv)
   [[ -n "$CLI" ]] && args+=(--cli "$CLI")
-  out=$(drover_run "${args[@]}" 2>&1) || die 3 "drover panes failed: ${out//$'\n'/ }"
+  drover_out "${args[@]}"
+  ((RC == 0)) || die 3 "drover panes failed (exit $RC): ${ERR//$'\n'/ }"
+  out=$OUT
   ROW_ROLE="" ROW_CLI="" ROW_STATE=""
   while IFS=$'\t' read -r id tgt sess w pidx role cli src state mode; do
     if ((first)); then
@@ -556,14 +613,16 @@ dedup() {
   ((fresh))
 }
 
-# first_line_matching ERE -> MATCH (first non-blank line of the bottom region matching)
+# bottom_match KIND ERE -> MATCH, MATCH_GROUPS: the last line of the bottom region matching
+# (KIND "mi" = marker list, case-insensitive; "mp" = pattern, as given).
 bottom_match() {
-  local re=$1 n=${#NB[@]} i start
+  local kind=$1 re=$2 n=${#NB[@]} i start bottom=${PROF["$CUR_CLI|_bottom_region"]}
   MATCH=""
+  MATCH_GROUPS=()
   [[ -n "$re" ]] || return 1
-  start=$((n > BOTTOM_REGION ? n - BOTTOM_REGION : 0))
-  for ((i = start; i < n; i++)); do
-    if [[ ${NB[i]} =~ $re ]]; then
+  start=$((n > bottom ? n - bottom : 0))
+  for ((i = n - 1; i >= start; i--)); do
+    if "$kind" "${NB[i]}" "$re"; then
       MATCH=${NB[i]}
       MATCH_GROUPS=("${BASH_REMATCH[@]}")
       return 0
@@ -572,42 +631,46 @@ bottom_match() {
   return 1
 }
 
-# stuck_eval CLI AGENT PROMPT_AGE CAPTURE -> prints one line; sets SHAPE
+# first_number: the first all-digit group of the last match
+first_number() {
+  local g
+  NUMBER=""
+  for g in "${MATCH_GROUPS[@]:1}"; do
+    if [[ "$g" =~ ^[0-9]+$ ]]; then
+      NUMBER=$((10#$g))
+      return 0
+    fi
+  done
+  return 1
+}
+
+# stuck_eval CLI AGENT PROMPT_AGE CAPTURE -> prints one line; sets SHAPE. First hit wins:
+# CLI unavailable, stream error, live prompt older than the threshold, pasted text left
+# unsubmitted (not while busy), context bloat over the threshold.
 stuck_eval() {
-  local cli=$1 agent=$2 age=$3 cap=$4 shape="" detail="" k pct g
+  local cli=$1 agent=$2 age=$3 cap=$4 shape="" detail=""
   analyze "$cli" "$cap"
-  local unavailable_re stream_re paste_re bloat_re used_re busy_re
-  unavailable_re=$(p "$cli" cli_unavailable_markers)
-  stream_re=$(p "$cli" stream_error_markers)
-  paste_re=$(p "$cli" paste_buffer_pattern)
-  bloat_re=$(p "$cli" context_bloat_pattern)
-  used_re=$(p "$cli" context_used_pattern)
-  busy_re=$(p "$cli" mid_response_markers)
-  if bottom_match "$unavailable_re"; then
+  CUR_CLI=$cli
+  local bloat_k=${SWEEP_CONTEXT_BLOAT_K:-250} used_pct=${SWEEP_CONTEXT_USED_PCT:-90}
+  local stuck_s=${SWEEP_PROMPT_STUCK_SECONDS:-120}
+  [[ "$bloat_k" =~ ^[0-9]+$ && "$used_pct" =~ ^[0-9]+$ && "$stuck_s" =~ ^[0-9]+$ ]] ||
+    die 2 "SWEEP_CONTEXT_BLOAT_K, SWEEP_CONTEXT_USED_PCT and SWEEP_PROMPT_STUCK_SECONDS must be whole numbers"
+  if bottom_match mi "$(p "$cli" cli_unavailable_markers)"; then
     shape=cli-unavailable detail=$MATCH
-  elif bottom_match "$stream_re"; then
+  elif bottom_match mi "$(p "$cli" stream_error_markers)"; then
     shape=stream-error detail=$MATCH
-  elif ((LIVE)) && [[ "$age" =~ ^[0-9]+$ ]] && ((age >= ${SWEEP_PROMPT_STUCK_SECONDS:-120})); then
+  elif ((LIVE)) && ((age >= stuck_s)); then
     shape=stuck-on-prompt detail="live prompt for ${age}s"
-  elif ! bottom_match "$busy_re" && bottom_match "$paste_re"; then
+  elif ! bottom_match mi "$(p "$cli" mid_response_markers)" &&
+    ! bottom_match mp "$(p "$cli" mid_response_pattern)" &&
+    bottom_match mp "$(p "$cli" paste_buffer_pattern)"; then
     shape=paste-buffer detail=$MATCH
-  elif bottom_match "$bloat_re"; then
-    k=""
-    for g in "${MATCH_GROUPS[@]:1}"; do
-      [[ "$g" =~ ^[0-9]+$ ]] && k=$g && break
-    done
-    if [[ -n "$k" ]] && ((10#$k >= ${SWEEP_CONTEXT_BLOAT_K:-250})); then
-      shape=context-bloat detail="~${k}k tokens >= ${SWEEP_CONTEXT_BLOAT_K:-250}k"
-    fi
-  fi
-  if [[ -z "$shape" ]] && bottom_match "$used_re"; then
-    pct=""
-    for g in "${MATCH_GROUPS[@]:1}"; do
-      [[ "$g" =~ ^[0-9]+$ ]] && pct=$g && break
-    done
-    if [[ -n "$pct" ]] && ((10#$pct >= ${SWEEP_CONTEXT_USED_PCT:-90})); then
-      shape=context-bloat detail="${pct}% of the context window used"
-    fi
+  elif bottom_match mp "$(p "$cli" context_bloat_pattern)" && first_number &&
+    ((NUMBER >= bloat_k)); then
+    shape=context-bloat detail="~${NUMBER}k tokens >= ${bloat_k}k"
+  elif bottom_match mp "$(p "$cli" context_used_pattern)" && first_number &&
+    ((NUMBER >= used_pct)); then
+    shape=context-bloat detail="${NUMBER}% of the context window used >= ${used_pct}%"
   fi
   SHAPE=$shape
   if [[ -z "$shape" ]]; then
@@ -683,7 +746,9 @@ inventory() {
   need_session
   local args=(panes --session "$SESSION" --format tsv)
   [[ -n "$CLI" ]] && args+=(--cli "$CLI")
-  out=$(drover_run "${args[@]}" 2>&1) || die 3 "drover panes failed: ${out//$'\n'/ }"
+  drover_out "${args[@]}"
+  ((RC == 0)) || die 3 "drover panes failed (exit $RC): ${ERR//$'\n'/ }"
+  out=$OUT
   ROWS=()
   while IFS=$'\t' read -r id tgt sess w pidx role cli src state mode; do
     if ((first)); then

@@ -1,6 +1,10 @@
 /** `drover clis list`: every launchable CLI (built-in recipes and [clis.<name>]), enabled or not. */
 import type { Command } from "../deps/cli.ts";
-import { type Availability, cachedAvailability, probeAvailability } from "../launch/availability.ts";
+import {
+  type Availability,
+  cachedAvailability,
+  probeAvailability,
+} from "../launch/availability.ts";
 import { loadLaunchConfig } from "../launch/config.ts";
 import { allRecipes, formatPromptForm } from "../launch/recipes.ts";
 import { run } from "./context.ts";

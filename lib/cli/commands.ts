@@ -8,6 +8,15 @@ import { register as read } from "./read.ts";
 import { register as clis } from "./clis.ts";
 import { register as wait } from "./wait.ts";
 import { register as send } from "./send.ts";
+import { register as promptProfile } from "./prompt_profile.ts";
+import { register as profile } from "./profile.ts";
+import { register as configCheck } from "./config_check.ts";
+import { register as detect } from "./detect.ts";
+import { register as panes } from "./panes.ts";
+import { register as capture } from "./capture.ts";
+import { register as approve } from "./approve.ts";
+import { register as sweepScript } from "./sweep_script.ts";
+import { register as drive } from "./drive.ts";
 
 type Register = (program: Command) => void;
 
@@ -17,4 +26,13 @@ export const COMMANDS: Register[] = [
   clis,
   wait,
   send,
+  promptProfile,
+  profile,
+  configCheck,
+  detect,
+  panes,
+  capture,
+  approve,
+  sweepScript,
+  drive,
 ];

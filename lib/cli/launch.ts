@@ -54,7 +54,9 @@ export function register(program: Command): void {
           `launched ${data.cli} in ${data.pane.id} (${data.pane.target}, window ${data.window.id}, ` +
           `session ${data.session.id}) — ${where}${data.background ? ", background" : ""}`,
         ];
-        if (data.prompt) human.push(`kickoff prompt: ${data.prompt.bytes} bytes via a private file`);
+        if (data.prompt) {
+          human.push(`kickoff prompt: ${data.prompt.bytes} bytes via a private file`);
+        }
         return { data, human, warnings };
       });
     });

@@ -28,7 +28,10 @@ export function register(program: Command): void {
     .option("--last <n>", "only the last N lines (scrollback included)")
     .option("--wait-stable", "wait until the text is unchanged for --stable-period")
     .option("--stable-interval <ms>", "sampling interval, 50-5000 ms (default 200)")
-    .option("--stable-period <ms>", "unchanged this long counts as stable, 100-60000 ms (default 800)")
+    .option(
+      "--stable-period <ms>",
+      "unchanged this long counts as stable, 100-60000 ms (default 800)",
+    )
     .option("--wait-timeout <s>", "give up after this many seconds, 1-300 (default 10)")
     .action(async (target: string, _o: unknown, cmd: Command) => {
       const o = cmd.opts() as Record<string, string | boolean | undefined>;

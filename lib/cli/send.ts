@@ -57,7 +57,8 @@ export function register(program: Command): void {
         const w = await watchPane(server, config, target, o.cli);
         const r = await sendText(text, target, {
           observe: () => w.look(),
-          type: (t) => t.includes("\n") ? pasteText(server, w.pane.id, t) : sendLiteral(server, w.pane.id, t),
+          type: (t) =>
+            t.includes("\n") ? pasteText(server, w.pane.id, t) : sendLiteral(server, w.pane.id, t),
           enter: () => sendKeys(server, w.pane.id, ["Enter"]),
         });
         const data: SendData = {

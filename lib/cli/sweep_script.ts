@@ -12,10 +12,11 @@ export function register(program: Command): void {
     .description("print the bundled sweep.sh helper (save it, chmod +x, run it)")
     .action(async (_o: unknown, cmd: Command) => {
       await run(cmd, "drover.sweep-script.v1", (g) => {
-        if (g.json) return { data: { script: SWEEP_SCRIPT } };
+        const data = { bytes: new TextEncoder().encode(SWEEP_SCRIPT).length, script: SWEEP_SCRIPT };
+        if (g.json) return { data };
         // Byte-exact: the script is printed as is, not through the line-oriented human output.
         writeOut(SWEEP_SCRIPT);
-        return { data: {}, human: [] };
+        return { data, human: [] };
       });
     });
 }

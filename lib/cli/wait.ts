@@ -27,7 +27,10 @@ export function register(program: Command): void {
     .description("wait until a pane's agent is ready, idle, at a prompt, busy, changed or exited")
     .argument("<target>", "pane: %id or session:window.pane")
     .option("--until <condition>", CONDITIONS.join("|"))
-    .option("--timeout <s>", `seconds, ${WAIT_TIMEOUT_RANGE.join("-")} (default ${WAIT_DEFAULT_TIMEOUT_S})`)
+    .option(
+      "--timeout <s>",
+      `seconds, ${WAIT_TIMEOUT_RANGE.join("-")} (default ${WAIT_DEFAULT_TIMEOUT_S})`,
+    )
     .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
     .action(async (target: string, _o: unknown, cmd: Command) => {
       const o = cmd.opts() as { until?: string; timeout?: string; cli?: string };
@@ -47,7 +50,8 @@ export function register(program: Command): void {
         };
         return {
           data,
-          human: `${w.pane.id} (${w.pane.target}) is ${until} after ${r.waited_ms} ms (state ${r.state})`,
+          human:
+            `${w.pane.id} (${w.pane.target}) is ${until} after ${r.waited_ms} ms (state ${r.state})`,
         };
       });
     });

@@ -283,7 +283,7 @@ function parseCliEntry(name: string, entry: unknown, lines: KeyLines, at: At): C
     } else if (key === "args") {
       if (!Array.isArray(v) || v.some((a) => typeof a !== "string")) {
         fail(p, "must be an array of strings (argv, never shell-interpreted)");
-      } else args = v as string[];
+      } else args = [...(v as string[])];
     } else if (key === "prompt") {
       if (typeof v !== "string" || !/^(positional|none|flag:-\S+)$/.test(v)) {
         fail(p, `must be "positional", "none" or "flag:--<flag>", got ${JSON.stringify(v)}`);
@@ -295,7 +295,7 @@ function parseCliEntry(name: string, entry: unknown, lines: KeyLines, at: At): C
           if (typeof val !== "string") fail([...p, k], `must be a string, got ${describe(val)}`);
           else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) fail([...p, k], "not a valid variable name");
         }
-        env = v as Record<string, string>;
+        env = { ...(v as Record<string, string>) };
       }
     } else if (key === "enabled") {
       if (typeof v !== "boolean") fail(p, `must be true or false, got ${describe(v)}`);

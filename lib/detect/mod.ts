@@ -108,7 +108,7 @@ function isOptionLine(line: string, p: ResolvedProfile): boolean {
   return execBounded(p.matchers.patterns.option_line_pattern, stripDecoration(line)) !== null;
 }
 
-interface Live {
+export interface Live {
   live: boolean;
   /** Line indices [start, end] of the live modal region (inclusive). */
   start: number;
@@ -116,7 +116,7 @@ interface Live {
 }
 
 /** The live-prompt gate: both windows exactly as DESIGN §5 states them. */
-export function livePrompt(s: Screen, p: ResolvedProfile): Live {
+function livePrompt(s: Screen, p: ResolvedProfile): Live {
   const nb = s.nb;
   const markers = p.matchers.markers.live_prompt_markers;
   const none: Live = { live: false, start: -1, end: -1 };
@@ -142,6 +142,11 @@ export function livePrompt(s: Screen, p: ResolvedProfile): Live {
     }
   }
   return none;
+}
+
+/** The live-prompt gate alone, on raw capture text (for callers that need only liveness). */
+export function livePromptOf(plain: string, profile: ResolvedProfile): Live {
+  return livePrompt(screenOf(plain), profile);
 }
 
 function inRegion(s: Screen, live: Live): number[] {
@@ -185,11 +190,11 @@ function isConfirmationBoundary(c: string, p: ResolvedProfile): boolean {
 }
 
 /** The command awaiting a decision: last header wins (inline `X(…)` or header + next line). */
-function commandOf(s: Screen, p: ResolvedProfile, lastLine: number): string | null {
+function commandOf(s: Screen, p: ResolvedProfile, lastLine: number, firstLine: number): string | null {
   const markers = p.matchers.markers.command_header_markers;
   const inline = markers.filter((m) => m.endsWith("("));
   const header = markers.filter((m) => !m.endsWith("("));
-  for (let idx = lastLine; idx >= 0; idx--) {
+  for (let idx = lastLine; idx >= firstLine; idx--) {
     const line = stripDecoration(s.lines[idx]);
     const low = line.toLowerCase();
     for (const m of inline) {
@@ -249,6 +254,8 @@ interface InputBox {
 
 /** The input line: bordered `│ > … │`, or the open `❯ …` form between rules. Last one wins. */
 function inputBoxOf(s: Screen, p: ResolvedProfile): InputBox | null {
+  const openRe = p.matchers.patterns.input_line_pattern;
+  if (openRe) return openInputLineOf(s, p, openRe);
   const sigils = p.values.input_sigils;
   for (let i = s.lines.length - 1; i >= 0; i--) {
     const raw = s.lines[i];
@@ -339,12 +346,12 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   const region = live.live ? inRegion(s, live) : [];
   const options = optionsOf(s, live, p);
 
-  // Command and file path.
+  // Command and file path: on a live prompt, only from the modal itself (from its top rule down to
+  // its end), so a command left in the transcript above never stands in for the one asked about.
   const lastLine = live.live ? live.end : s.lines.length - 1;
-  const command = commandOf(s, p, lastLine);
-  const file_path = live.live
-    ? filePathOf(s, p, live.start, live.end)
-    : filePathOf(s, p, 0, s.lines.length - 1);
+  const top = live.live ? modalTop(s, live) : 0;
+  const command = commandOf(s, p, lastLine, top) ?? commandLineOf(s, p, region);
+  const file_path = filePathOf(s, p, top, lastLine);
 
   const approval = anyLine(mk.approval_markers) !== undefined;
   const approvalInRegion = region.some((i) => hasAny(all[i], mk.approval_markers));
@@ -352,7 +359,7 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
     const low = stripDecoration(all[i]);
     return mk.command_header_markers.some((m) => m.endsWith("(") ? low.includes(m) : low.startsWith(m));
   });
-  const fileInRegion = live.live && filePathOf(s, p, live.start, live.end) !== null;
+  const fileInRegion = live.live && file_path !== null;
   const permission_prompt = live.live && (approvalInRegion || headerInRegion || fileInRegion);
 
   // Broad grant: which option's text carries the marker.
@@ -378,10 +385,11 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   const boxLines = new Set(box?.lines ?? []);
 
   // Mid-response: markers or the busy-line pattern in the bottom region.
+  const busyRe = p.matchers.patterns.mid_response_pattern;
   const bottomOutsideBox = bottom.filter((i) => !boxLines.has(i));
   const mid_response = bottomOutsideBox.some((i) =>
     hasAny(all[i], mk.mid_response_markers) ||
-    execBounded(p.matchers.patterns.mid_response_pattern, s.lines[i]) !== null
+    (busyRe !== null && execBounded(busyRe, s.lines[i]) !== null)
   );
 
   // Readiness.
@@ -407,7 +415,8 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   const streamIdx = lastIndex(allIdx(s), (i) => hasAny(all[i], mk.stream_error_markers));
   const stream_error = streamIdx === undefined ? null : contentOf(s.lines[streamIdx]);
   const context_bloat_k = numberOf(s, p.matchers.patterns.context_bloat_pattern, allIdx(s));
-  const context_used_pct = numberOf(s, p.matchers.patterns.context_used_pattern, bottom);
+  const pctRe = p.matchers.patterns.context_used_pattern;
+  const context_used_pct = pctRe === null ? null : numberOf(s, pctRe, bottom);
   const pasteLines = box ? box.lines : bottom;
   let paste_buffer: string | null = null;
   for (let k = pasteLines.length - 1; k >= 0 && paste_buffer === null; k--) {
@@ -459,6 +468,15 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   };
 }
 
+/** The line a live modal starts at: the nearest full rule (─) above its end, else the screen top. */
+function modalTop(s: Screen, live: Live): number {
+  for (let i = live.end; i >= 0; i--) {
+    const t = s.lines[i].trim();
+    if (t.length >= 3 && /^─+$/.test(t)) return i;
+  }
+  return 0;
+}
+
 function allIdx(s: Screen): number[] {
   return s.nb;
 }
@@ -477,4 +495,46 @@ function dialogMarkerLine(s: Screen, p: ResolvedProfile, box: InputBox | null): 
     if (hasAny(s.lower[i], p.matchers.markers.dialog_markers)) return i;
   }
   return undefined;
+}
+
+// ---- Extensions for CLIs whose screens the seed fields cannot describe (issue 7, lab-others) ----
+
+/** How many non-blank lines at the bottom an `input_line_pattern` input line may sit in. */
+export const INPUT_LINE_WINDOW = 8;
+
+/**
+ * `input_line_pattern`: the CLI draws its input line with no box or rules (Codex's `› …`, Gemini's
+ * ` > …` above a status footer). The lowest matching line among the bottom non-blank lines that is
+ * not an option line; group 1 is the text.
+ */
+function openInputLineOf(s: Screen, p: ResolvedProfile, re: RegExp): InputBox | null {
+  const window = s.nb.slice(-INPUT_LINE_WINDOW);
+  for (let k = window.length - 1; k >= 0; k--) {
+    const i = window[k];
+    const raw = s.lines[i];
+    const m = execBounded(re, raw);
+    if (!m) continue;
+    if (isOptionLine(raw, p)) continue;
+    const g = m[1] ?? "";
+    const text = g.trim();
+    const at = g === "" ? m.index + m[0].length : raw.indexOf(g, m.index);
+    const textCol = at + (g.length - g.trimStart().length);
+    return { line: i, lines: [i], text, textCol };
+  }
+  return null;
+}
+
+/**
+ * `command_line_pattern`: the command line of a live permission prompt (Codex's `$ cmd`, Gemini's
+ * `? Shell cmd`), searched in the live region from the bottom up; group 1 is the command.
+ */
+function commandLineOf(s: Screen, p: ResolvedProfile, region: readonly number[]): string | null {
+  const re = p.matchers.patterns.command_line_pattern;
+  if (!re) return null;
+  for (let k = region.length - 1; k >= 0; k--) {
+    const m = execBounded(re, contentOf(s.lines[region[k]]));
+    const g = m?.[1]?.trim();
+    if (g) return g;
+  }
+  return null;
 }

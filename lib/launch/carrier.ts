@@ -65,5 +65,13 @@ export async function writeCarrier(prompt: string, dir = carrierDir()): Promise<
 
 /** The command tmux runs for the pane: sh -c SNIPPET drover-launch FILE PREFIX ARGV… */
 export function paneCommand(argv: string[], carrier?: { path: string; prefix: string }): string[] {
-  return ["/bin/sh", "-c", LAUNCH_SNIPPET, LAUNCH_ARGV0, carrier?.path ?? "", carrier?.prefix ?? "", ...argv];
+  return [
+    "/bin/sh",
+    "-c",
+    LAUNCH_SNIPPET,
+    LAUNCH_ARGV0,
+    carrier?.path ?? "",
+    carrier?.prefix ?? "",
+    ...argv,
+  ];
 }

@@ -8,15 +8,15 @@ import {
   type CreatedPane,
   newSession,
   newWindow,
+  selectCreated,
   type Selection,
   selectionPreserved,
   selectionSnapshot,
-  selectCreated,
   sessionExists,
   sessionOfPane,
   setPaneTitle,
-  splitPane,
   type SplitDirection,
+  splitPane,
 } from "../tmux/create.ts";
 import { CLI_OPTION, setPaneOption } from "../tmux/options.ts";
 import { type PaneInfo, resolveTarget } from "../tmux/panes.ts";
@@ -65,6 +65,7 @@ export interface LaunchData {
   cwd: string | null;
   title: string | null;
   prompt: { bytes: number; carrier: "file" } | null;
+  prompt_form: string;
   selection_preserved: boolean | null;
   availability: Availability;
 }
@@ -86,7 +87,9 @@ export function checkFlags(req: LaunchRequest): void {
       throw invalidArgument(`--split takes right, left, up or down, got "${req.split}"`);
     }
     if (req.anchor === undefined) {
-      throw invalidArgument("--split needs --anchor TARGET: the exact pane to split (%12 or s:w.p)");
+      throw invalidArgument(
+        "--split needs --anchor TARGET: the exact pane to split (%12 or s:w.p)",
+      );
     }
     if (req.session !== undefined) {
       throw invalidArgument("--session does not apply to --split (the anchor pane decides)");
@@ -98,8 +101,11 @@ export function checkFlags(req: LaunchRequest): void {
     throw invalidArgument("--session needs a session name");
   }
   if (req.session !== undefined && /[:.]/.test(req.session)) {
-    throw invalidArgument(`--session "${req.session}": tmux session names cannot contain ":" or "."`);
+    throw invalidArgument(
+      `--session "${req.session}": tmux session names cannot contain ":" or "."`,
+    );
   }
+  // deno-lint-ignore no-control-regex
   if (req.title !== undefined && /[\u0000-\u001f\u007f]/.test(req.title)) {
     throw invalidArgument("--title must not contain control characters");
   }
@@ -219,7 +225,9 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
   let preserved: boolean | null = null;
   if (before) {
     preserved = selectionPreserved(before, await selectionSnapshot(deps.server));
-    if (!preserved) warnings.push("the selected window or pane changed during the background launch");
+    if (!preserved) {
+      warnings.push("the selected window or pane changed during the background launch");
+    }
   }
   return {
     warnings,
@@ -245,10 +253,9 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
       prompt: prompt !== undefined
         ? { bytes: new TextEncoder().encode(prompt).length, carrier: "file" }
         : null,
+      prompt_form: formatPromptForm(recipe.prompt),
       selection_preserved: preserved,
       availability: avail,
     },
   };
 }
-
-export { formatPromptForm };

@@ -52,7 +52,8 @@ export async function watchPane(
       const panes = await listPanes(server, { session: view.pane.sessionName }).catch((e) => {
         // The session (or the whole server) closing with its last pane is the pane going away.
         if (
-          e instanceof DroverError && (e.code === "TARGET_NOT_FOUND" || e.code === "TMUX_UNAVAILABLE")
+          e instanceof DroverError &&
+          (e.code === "TARGET_NOT_FOUND" || e.code === "TMUX_UNAVAILABLE")
         ) return [];
         throw e;
       });

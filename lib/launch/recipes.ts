@@ -100,7 +100,9 @@ export function parsePromptForm(value: string, where: string): PromptForm {
     if (FLAG_RE.test(flag)) return { kind: "flag", flag };
   }
   throw invalidArgument(
-    `${where}: prompt = ${JSON.stringify(value)} is not one of "positional", "flag:--<option>", "none"`,
+    `${where}: prompt = ${
+      JSON.stringify(value)
+    } is not one of "positional", "flag:--<option>", "none"`,
   );
 }
 

@@ -47,7 +47,9 @@ export function validateSendText(text: string): string {
   }
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) {
-    throw invalidArgument("the text contains control characters (only newline and tab are allowed)");
+    throw invalidArgument(
+      "the text contains control characters (only newline and tab are allowed)",
+    );
   }
   return text;
 }

@@ -97,7 +97,15 @@ export async function waitFor(
       throw new DroverError(
         "WAIT_TIMEOUT",
         `${opts.target} did not become ${until} within ${opts.timeoutS}s (last state: ${o.state})`,
-        { details: { until, state: o.state, readiness: o.readiness, waited_ms: sleeps * poll, samples } },
+        {
+          details: {
+            until,
+            state: o.state,
+            readiness: o.readiness,
+            waited_ms: sleeps * poll,
+            samples,
+          },
+        },
       );
     }
     await sleep(poll);

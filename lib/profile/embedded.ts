@@ -6,7 +6,7 @@ import { keyLines } from "../config/toml_lines.ts";
 import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
 import { EMBEDDED_PROFILES } from "../../profiles/mod.ts";
-import { FIELD_NAMES, type FieldName, type PartialProfileValues, type ProfileValues } from "./fields.ts";
+import { FIELDS, type FieldName, type PartialProfileValues } from "./fields.ts";
 import type { CompiledPattern } from "./regex.ts";
 import { describe, validateProfileTable } from "./validate.ts";
 
@@ -102,9 +102,10 @@ export function parseProfileFile(file: string, text: string): ShippedProfile {
   const { profile, issues } = validateProfileTable(doc.prompt_profile ?? {});
   for (const i of issues) at(["prompt_profile", ...i.path], i.reason);
   if (isDefault) {
-    for (const f of FIELD_NAMES) {
-      if (profile.values[f] === undefined && !issues.some((i) => i.path[0] === f)) {
-        at(["prompt_profile"], `the default profile must set every field; ${f} is missing`);
+    for (const f of FIELDS) {
+      if (!f.seed) continue;
+      if (profile.values[f.name] === undefined && !issues.some((i) => i.path[0] === f.name)) {
+        at(["prompt_profile"], `the default profile must set every seed field; ${f.name} is missing`);
       }
     }
   }
@@ -149,8 +150,8 @@ export function shippedProfiles(): readonly ShippedProfile[] {
   return cache;
 }
 
-export function defaultProfile(): ShippedProfile & { values: ProfileValues } {
-  return shippedProfiles().find((p) => p.isDefault)! as ShippedProfile & { values: ProfileValues };
+export function defaultProfile(): ShippedProfile {
+  return shippedProfiles().find((p) => p.isDefault)!;
 }
 
 /** The verified shipped profile for a CLI name (exact alias match), if drover ships one. */

@@ -10,7 +10,8 @@ export type FieldKind = "markers" | "marker" | "pattern";
 export interface FieldSpec {
   readonly name: string;
   readonly kind: FieldKind;
-  /** Seed 000 field (false = drover extension). */
+  /** Seed 000 field (false = drover extension). Seed fields must be set by the default profile;
+   * an extension field may stay unset there (unset = the detector that reads it is off). */
   readonly seed: boolean;
   readonly summary: string;
 }
@@ -114,6 +115,12 @@ export const FIELDS = [
   },
   // ---- extensions (documented in docs/profiles.md) ----
   {
+    name: "broad_grant_markers",
+    kind: "markers",
+    seed: false,
+    summary: "further wordings of a durable-grant option, matched like broad_grant_marker",
+  },
+  {
     name: "dialog_markers",
     kind: "markers",
     seed: false,
@@ -135,19 +142,39 @@ export const FIELDS = [
     name: "mid_response_pattern",
     kind: "pattern",
     seed: false,
-    summary: "regex for a busy/spinner line that carries no mid_response_markers wording",
+    summary: "regex for a busy/spinner line in the bottom region (for footers without the markers)",
+  },
+  // Added for the non-Claude CLIs (issue 7; lab-others): see docs/profiles.md "Extension fields".
+  {
+    name: "input_line_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for an input line drawn with no box or rules around it; group 1 = the typed text " +
+      "(last match among the bottom non-blank lines)",
+  },
+  {
+    name: "command_line_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for the line of a live permission prompt that shows the command; group 1 = the " +
+      "command (used when command_header_markers find none)",
   },
 ] as const satisfies readonly FieldSpec[];
 
 export type FieldName = typeof FIELDS[number]["name"];
 
 type KindOf<N extends FieldName> = Extract<typeof FIELDS[number], { name: N }>["kind"];
-type ValueOfKind<K> = K extends "markers" ? readonly string[] : K extends "marker" ? string
-  : K extends "pattern" ? string
+type SeedOf<N extends FieldName> = Extract<typeof FIELDS[number], { name: N }>["seed"];
+type ValueOfKind<K, S> = K extends "markers" ? readonly string[] : K extends "marker" ? string
+  : K extends "pattern" ? (S extends true ? string : string | null)
   : never;
 
-/** Raw values of a profile (as written in TOML). A field may be absent in a partial profile. */
-export type ProfileValues = { [N in FieldName]: ValueOfKind<KindOf<N>> };
+/**
+ * Resolved values of a profile. An unset extension field is `[]` (markers) or `null` (pattern).
+ */
+export type ProfileValues = { [N in FieldName]: ValueOfKind<KindOf<N>, SeedOf<N>> };
 export type PartialProfileValues = Partial<ProfileValues>;
 
 export const FIELD_NAMES: readonly FieldName[] = FIELDS.map((f) => f.name);

@@ -26,6 +26,8 @@ export interface CompiledPattern {
   readonly regex: RegExp;
   /** POSIX ERE form with case-insensitivity folded in (`[aA]`), for sweep.sh. */
   readonly ere: string;
+  /** The ERE's top-level alternatives (for prefixing each with the decoration class). */
+  readonly ereAlternatives: readonly string[];
 }
 
 const PARSER = new RegExpParser({ ecmaVersion: 2025 });
@@ -247,13 +249,14 @@ export function compilePattern(source: string): CompiledPattern {
   }
   const ignoreCase = flags.has("i");
   const ere = toEre(ast, ignoreCase);
+  const ereAlternatives = ast.alternatives.map((a) => emitNode(a, { i: ignoreCase }));
   let regex: RegExp;
   try {
     regex = new RegExp(jsSource, "u" + (ignoreCase ? "i" : "") + (flags.has("s") ? "s" : ""));
   } catch (e) {
     throw new PatternError(`does not compile: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return { source, jsSource, ignoreCase, regex, ere };
+  return { source, jsSource, ignoreCase, regex, ere, ereAlternatives };
 }
 
 // ---------------------------------------------------------------------------------------------

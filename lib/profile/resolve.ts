@@ -12,21 +12,26 @@ import type { CompiledPattern } from "./regex.ts";
 
 export type FieldSource =
   | { readonly layer: "config"; readonly file: string; readonly line: number }
+  | { readonly layer: "unset" }
   | { readonly layer: "shipped"; readonly profile: string; readonly file: string; readonly line: number }
   | { readonly layer: "default"; readonly profile: string; readonly file: string; readonly line: number };
 
 type MarkerField = Extract<typeof FIELDS[number], { kind: "markers" }>["name"];
 type PatternField = Extract<typeof FIELDS[number], { kind: "pattern" }>["name"];
+type SeedPatternField = Extract<typeof FIELDS[number], { kind: "pattern"; seed: true }>["name"];
 
 /** Precompiled forms the detectors use (lowercased markers, RegExps). */
 export interface ProfileMatchers {
   /** Every marker list, lowercased (Unicode-aware). */
   readonly markers: Readonly<Record<MarkerField, readonly string[]>>;
-  /** The broad-grant marker lowercased, with ASCII ' and U+2019 ’ variants. */
+  /** broad_grant_marker + broad_grant_markers lowercased, with ASCII ' and U+2019 ’ variants. */
   readonly broadGrant: readonly string[];
-  readonly patterns: Readonly<Record<PatternField, RegExp>>;
-  /** ERE forms of the patterns (case folded in), for sweep.sh. */
+  /** Compiled patterns; null only for an unset extension field. */
+  readonly patterns: Readonly<Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>>;
+  /** ERE forms of the patterns (case folded in), for sweep.sh ("" = unset). */
   readonly ere: Readonly<Record<PatternField, string>>;
+  /** Top-level alternatives of each pattern's ERE. */
+  readonly ereAlternatives: Readonly<Record<PatternField, readonly string[]>>;
 }
 
 export interface ResolvedProfile {
@@ -103,25 +108,34 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
         line: shipped.lines[name] ?? 1,
       };
       if (f.kind === "pattern") compiled[name] = shipped.patterns[name]!;
-    } else {
+    } else if (def.values[name] !== undefined) {
       values[name] = def.values[name];
       sources[name] = { layer: "default", profile: def.id, file: def.file, line: def.lines[name] ?? 1 };
       if (f.kind === "pattern") compiled[name] = def.patterns[name]!;
+    } else {
+      // An extension field nobody sets: its detector is off (empty list / no pattern).
+      values[name] = f.kind === "pattern" ? null : [];
+      sources[name] = { layer: "unset" };
     }
   }
   const v = values as unknown as ProfileValues;
   const markers: Record<string, string[]> = {};
-  const patterns: Record<string, RegExp> = {};
+  const patterns: Record<string, RegExp | null> = {};
   const ere: Record<string, string> = {};
+  const ereAlternatives: Record<string, readonly string[]> = {};
   for (const f of FIELDS) {
     if (f.kind === "markers") markers[f.name] = (v[f.name] as string[]).map((m) => m.toLowerCase());
     if (f.kind === "pattern") {
-      patterns[f.name] = compiled[f.name].regex;
-      ere[f.name] = compiled[f.name].ere;
+      const c = compiled[f.name];
+      patterns[f.name] = c ? c.regex : null;
+      ere[f.name] = c ? c.ere : "";
+      ereAlternatives[f.name] = c ? c.ereAlternatives : [];
     }
   }
-  const bg = v.broad_grant_marker.toLowerCase();
-  const broadGrant = [...new Set([bg, bg.replaceAll("'", "\u2019"), bg.replaceAll("\u2019", "'")])];
+  const broadGrant = [v.broad_grant_marker, ...v.broad_grant_markers].flatMap((m) => {
+    const low = m.toLowerCase();
+    return [low, low.replaceAll("'", "\u2019"), low.replaceAll("\u2019", "'")];
+  }).filter((m, i, all) => all.indexOf(m) === i);
   const resolved: ResolvedProfile = Object.freeze({
     cli,
     shipped: shipped?.id ?? null,
@@ -130,8 +144,9 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
     matchers: Object.freeze({
       markers: markers as Record<MarkerField, string[]>,
       broadGrant,
-      patterns: patterns as Record<PatternField, RegExp>,
+      patterns: patterns as Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>,
       ere: ere as Record<PatternField, string>,
+      ereAlternatives: ereAlternatives as Record<PatternField, readonly string[]>,
     }),
   });
   perConfig.set(cli, resolved);

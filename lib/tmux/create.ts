@@ -202,7 +202,10 @@ export async function pasteText(server: TmuxServer, paneId: string, text: string
   if (r.code !== 0) {
     await tmux(server, ["delete-buffer", "-b", buffer], { allowFailure: true });
     if (isMissingTarget(r.stderr)) {
-      throw new DroverError("TARGET_NOT_FOUND", `pane ${paneId} no longer exists on this tmux server`);
+      throw new DroverError(
+        "TARGET_NOT_FOUND",
+        `pane ${paneId} no longer exists on this tmux server`,
+      );
     }
     throw new DroverError("TMUX_FAILED", `tmux paste-buffer failed: ${r.stderr.trim()}`);
   }

@@ -80,7 +80,9 @@ export async function tmux(
   args: string[],
   opts: TmuxCallOptions = {},
 ): Promise<TmuxResult> {
-  const argv = [...serverArgs(server), ...args];
+  // -u: without a UTF-8 locale (cron's environment) tmux rewrites control and non-ASCII bytes in
+  // format output as "_", which would break the separators of list-panes / batched captures.
+  const argv = ["-u", ...serverArgs(server), ...args];
   let out: Deno.CommandOutput | undefined;
   const candidates = resolvedTmux ? [resolvedTmux] : TMUX_CANDIDATES;
   for (const exe of candidates) {

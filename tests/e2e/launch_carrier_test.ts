@@ -38,7 +38,7 @@ for (const shell of SHELLS) {
       assert.ok(argv[2] === prompt, "prompt differs from what the agent received");
 
       // The carrier is gone: no file left, nothing in the agent's environment.
-      assert.deepEqual([...Deno.readDirSync(carrierDir)], []);
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(carrierDir)), []);
       const agentEnv = await agent.env();
       assert.ok(!agentEnv.includes("Grüße"), "prompt text leaked into the agent's environment");
       assert.ok(!/drover-prompt-/.test(agentEnv), "carrier path leaked into the environment");
@@ -55,10 +55,12 @@ for (const shell of SHELLS) {
 
 Deno.test("launch: a flag-form CLI gets --flag PROMPT, or --flag=PROMPT when the prompt starts with -", async () => {
   await using srv = await startTestServer();
-  for (const [prompt, expected] of [
-    ["plain start\n", ["--fake-flag", "--prompt-interactive", "plain start\n"]],
-    ["-dash start\n", ["--fake-flag", "--prompt-interactive=-dash start\n"]],
-  ] as const) {
+  for (
+    const [prompt, expected] of [
+      ["plain start\n", ["--fake-flag", "--prompt-interactive", "plain start\n"]],
+      ["-dash start\n", ["--fake-flag", "--prompt-interactive=-dash start\n"]],
+    ] as const
+  ) {
     await using agent = await fakeAgent({ prompt: "flag:--prompt-interactive" });
     const r = await droverOn(
       srv,

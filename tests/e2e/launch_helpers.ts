@@ -15,13 +15,16 @@ const FAKE_AGENT = `#!/bin/sh
 d=\${FAKE_AGENT_DIR:?}
 env > "$d/env"
 for a in "$@"; do printf '%s\\0' "$a"; done > "$d/argv.tmp" && mv "$d/argv.tmp" "$d/argv"
-printf '%s\\n' "fake-agent ready"
+rule="\$(printf "%40s" "" | sed "s/ /─/g")"
+printf "%s\\n" "fake-agent ready"
 while :; do
-  printf '> '
+  # An open input box between rules (the Claude Code shape), the cursor after its "> ".
+  printf "%s\\n> \\n%s\\033[1A\\r\\033[2C" "\$rule" "\$rule"
   IFS= read -r line || exit 0
+  printf "\\r\\033[J"
   case "$line" in
     quit) exit 0 ;;
-    slow*) printf '%s\\n' "working... esc to interrupt"; sleep 2; printf '%s\\n' "done: $line" ;;
+    slow*) printf '%s\\n' "working... esc to interrupt"; sleep 2; printf "\\033[1A\\r\\033[J%s\\n" "done: $line" ;;
     *) printf '%s\\n' "reply: $line" ;;
   esac
 done

@@ -182,7 +182,12 @@ Deno.test("launch rejects bad requests before creating anything", async () => {
     { args: ["--prompt", "-"], stdin: "ab\0cd", code: "INVALID_ARGUMENT", exit: 2 },
     { args: ["--prompt", "-"], stdin: "", code: "EMPTY_INPUT", exit: 2 },
     { args: ["--prompt", "-"], stdin: " \n\t\n", code: "EMPTY_INPUT", exit: 2 },
-    { args: ["--prompt", "-"], stdin: new Uint8Array([0x68, 0xff, 0xfe]), code: "INVALID_ARGUMENT", exit: 2 },
+    {
+      args: ["--prompt", "-"],
+      stdin: new Uint8Array([0x68, 0xff, 0xfe]),
+      code: "INVALID_ARGUMENT",
+      exit: 2,
+    },
     { args: ["--prompt", "inline text"], code: "INVALID_ARGUMENT", exit: 2 },
     { args: ["--split", "right"], code: "INVALID_ARGUMENT", exit: 2 },
     { args: ["--anchor", "%0"], code: "INVALID_ARGUMENT", exit: 2 },

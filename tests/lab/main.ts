@@ -106,7 +106,9 @@ async function main(): Promise<number> {
     }s`,
   );
   for (const f of failed) {
-    console.log(`  FAIL ${f.suite}/${f.scenario}@${f.size}: ${(f.error ?? "screen mismatch").split("\n")[0]}`);
+    console.log(
+      `  FAIL ${f.suite}/${f.scenario}@${f.size}: ${(f.error ?? "screen mismatch").split("\n")[0]}`,
+    );
   }
   if (runs === 0) {
     console.log("lab: nothing ran (check --only / --size)");

@@ -46,7 +46,10 @@ Deno.test("readPrompt refuses a terminal on stdin without reading from it", asyn
       return Promise.resolve(enc("x"));
     },
   };
-  await assert.rejects(readPrompt(tty), (e) => e instanceof DroverError && e.code === "INVALID_ARGUMENT");
+  await assert.rejects(
+    readPrompt(tty),
+    (e) => e instanceof DroverError && e.code === "INVALID_ARGUMENT",
+  );
   assert.equal(read, false);
 });
 

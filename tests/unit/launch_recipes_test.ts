@@ -67,19 +67,28 @@ Deno.test("[clis.<name>] overrides a built-in field by field and adds new CLIs",
   assert.deepEqual(c.env, { FOO: "bar" });
   assert.equal(c.source, "builtin+config");
   const m = lookupRecipe("mine", clis);
-  assert.deepEqual(promptArgv(m, "go"), { argv: ["/opt/mine/bin/agent", "--task"], promptPrefix: "" });
+  assert.deepEqual(promptArgv(m, "go"), {
+    argv: ["/opt/mine/bin/agent", "--task"],
+    promptPrefix: "",
+  });
   assert.equal(m.source, "config");
 });
 
 Deno.test("lookup: exact name, disabled, alias, ambiguity, unknown", () => {
   assert.equal(lookupRecipe("claude-code").name, "claude");
-  assert.equal(code(() => lookupRecipe("codex", { codex: { enabled: false } })), "PROFILE_NOT_FOUND");
+  assert.equal(
+    code(() => lookupRecipe("codex", { codex: { enabled: false } })),
+    "PROFILE_NOT_FOUND",
+  );
   assert.equal(code(() => lookupRecipe("nope")), "PROFILE_NOT_FOUND");
   const two = { a: { command: "/x/agent" }, b: { command: "/y/agent" } };
   assert.equal(code(() => lookupRecipe("agent", two)), "PROFILE_NOT_UNIQUE");
   // A disabled entry does not take part in name uniqueness.
   assert.equal(
-    lookupRecipe("agent", { a: { command: "/x/agent" }, b: { command: "/y/agent", enabled: false } })
+    lookupRecipe("agent", {
+      a: { command: "/x/agent" },
+      b: { command: "/y/agent", enabled: false },
+    })
       .name,
     "a",
   );

@@ -217,7 +217,11 @@ export function compareDefining(fixture: string, fresh: string, defining: string
   const screenDelta = lineDelta(fixture, fresh);
   if (ok) return { ok, diff: "", screenDelta };
   const out: string[] = [];
-  if (missing.length) out.push(`    missing on the fresh screen: ${missing.map((m) => JSON.stringify(m)).join(", ")}`);
+  if (missing.length) {
+    out.push(
+      `    missing on the fresh screen: ${missing.map((m) => JSON.stringify(m)).join(", ")}`,
+    );
+  }
   const n = Math.max(a.length, b.length);
   for (let i = 0; i < n; i++) {
     if (a[i] === b[i]) out.push(`      ${a[i]}`);

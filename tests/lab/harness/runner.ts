@@ -19,10 +19,16 @@ import {
   styledFile,
   writeFixtures,
 } from "./fixtures.ts";
-import { type LabScenario, type LabSuite, makeContext, type RecordedScreen, type Size } from "./scenario.ts";
+import {
+  type LabScenario,
+  type LabSuite,
+  makeContext,
+  type RecordedScreen,
+  type Size,
+} from "./scenario.ts";
 import { DEFAULT_SIZES } from "./scenario.ts";
 import { LabServer, type Screen } from "./tmux.ts";
-import { loadDetector, type Detector } from "./detect_hook.ts";
+import { type Detector, loadDetector } from "./detect_hook.ts";
 
 export interface RunOptions {
   mode: "record" | "check";
@@ -47,7 +53,12 @@ export interface JobResult {
   ms: number;
   error?: string;
   screens: Array<
-    { name: string; compare: "recorded" | "same" | "differs" | "no-fixture"; detect: string; diff?: string }
+    {
+      name: string;
+      compare: "recorded" | "same" | "differs" | "no-fixture";
+      detect: string;
+      diff?: string;
+    }
   >;
 }
 
@@ -84,7 +95,9 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
   jobs.sort((a, b) => Number(!!b.scenario.slow) - Number(!!a.scenario.slow));
   const detector = opts.noDetect ? undefined : await loadDetector();
   if (!opts.noDetect && !detector) {
-    log("  note: lib/detect/mod.ts (detect) is not available yet: screens are compared with fixtures only");
+    log(
+      "  note: lib/detect/mod.ts (detect) is not available yet: screens are compared with fixtures only",
+    );
   }
   const versions = new Map<LabSuite, string>();
   for (const s of suites) if (s.fixtures) versions.set(s, await s.fixtures.version());
@@ -218,7 +231,9 @@ async function runJob(
         }
         if (entry.state !== s.spec.state) {
           row.compare = "differs";
-          row.diff = `${row.diff ?? ""}\n    manifest state ${entry.state} ≠ scenario state ${s.spec.state}`;
+          row.diff = `${
+            row.diff ?? ""
+          }\n    manifest state ${entry.state} ≠ scenario state ${s.spec.state}`;
           result.ok = false;
         }
       }
@@ -228,7 +243,13 @@ async function runJob(
       const problems: string[] = [];
       if (verdict.state !== s.spec.state) problems.push(`state ${verdict.state} ≠ ${s.spec.state}`);
       for (const [k, v] of Object.entries(s.spec.expect ?? {})) {
-        if (JSON.stringify(verdict[k]) !== JSON.stringify(v)) {
+        // "*" = any value at all (not null/false/""), for fields whose exact text is not the point.
+        const got = verdict[k];
+        if (
+          v === "*"
+            ? (got === null || got === undefined || got === false || got === "")
+            : JSON.stringify(got) !== JSON.stringify(v)
+        ) {
           problems.push(`${k} ${JSON.stringify(verdict[k])} ≠ ${JSON.stringify(v)}`);
         }
       }
@@ -240,9 +261,9 @@ async function runJob(
   result.ms = Date.now() - t0;
   const mark = result.ok ? "ok  " : "FAIL";
   log(
-    `${mark} ${suite.name}/${scenario.name}@${result.size} (${(result.ms / 1000).toFixed(1)}s, ${got.length} screen${
-      got.length === 1 ? "" : "s"
-    })`,
+    `${mark} ${suite.name}/${scenario.name}@${result.size} (${
+      (result.ms / 1000).toFixed(1)
+    }s, ${got.length} screen${got.length === 1 ? "" : "s"})`,
   );
   for (const r of result.screens) {
     if (r.compare === "differs" || r.compare === "no-fixture" || r.detect.startsWith("MISMATCH")) {

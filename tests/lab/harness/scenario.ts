@@ -76,7 +76,7 @@ export interface ScreenSpec {
   /** Settle time after the condition holds (default 700 ms). */
   stableMs?: number;
   timeoutMs?: number;
-  /** Extra detect() expectations by §7 field name (e.g. { command: "npm run build" }). */
+  /** Extra detect() expectations by §7 field name (e.g. { command: "npm run build" }); "*" = any value. */
   expect?: Record<string, unknown>;
   notes?: string;
   /** Fail at once if this shows up while waiting. */
@@ -137,7 +137,9 @@ export function makeContext(
         timeoutMs: spec.timeoutMs ?? 30_000,
         stableMs: spec.stableMs ?? 700,
         what: `screen "${name}" (${
-          Array.isArray(until) ? until.map((u) => JSON.stringify(String(u))).join(" + ") : String(until)
+          Array.isArray(until)
+            ? until.map((u) => JSON.stringify(String(u))).join(" + ")
+            : String(until)
         })`,
         failIf: spec.failIf,
       });
@@ -145,7 +147,9 @@ export function makeContext(
       const missing = spec.defining.filter((d) => !screen.plain.includes(d));
       if (missing.length) {
         throw new ScenarioFailure(
-          `screen "${name}": ${missing.map((m) => JSON.stringify(m)).join(", ")} gone after settling`,
+          `screen "${name}": ${
+            missing.map((m) => JSON.stringify(m)).join(", ")
+          } gone after settling`,
         );
       }
       sink({ name, size: init.size, spec, steps: [...steps], screen });

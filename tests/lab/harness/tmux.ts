@@ -162,7 +162,9 @@ export class LabServer implements AsyncDisposable {
       } catch (e) {
         if (n > 0) throw e;
         const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
-        console.error(`  [lab] ${opts.argv[0].split("/").pop()} failed to start (${msg}); retrying once`);
+        console.error(
+          `  [lab] ${opts.argv[0].split("/").pop()} failed to start (${msg}); retrying once`,
+        );
         await pane.kill();
         return await attempt(n + 1);
       }
@@ -240,6 +242,11 @@ export class LabPane {
     return { plain, styled };
   }
 
+  /** The plain capture only (`capture-pane -p -J`). */
+  async capturePlain(): Promise<string> {
+    return await this.server.tmux("capture-pane", "-p", "-J", "-t", this.id);
+  }
+
   /** Literal text (send-keys -l); no Enter. */
   async type(text: string): Promise<void> {
     await this.server.tmux("send-keys", "-t", this.id, "-l", "--", text);
@@ -269,7 +276,13 @@ export class LabPane {
   }
 
   async isDead(): Promise<boolean> {
-    const r = await this.server.tmuxResult(["display-message", "-p", "-t", this.id, "#{pane_dead}"]);
+    const r = await this.server.tmuxResult([
+      "display-message",
+      "-p",
+      "-t",
+      this.id,
+      "#{pane_dead}",
+    ]);
     return r.code !== 0 || r.stdout.trim() === "1";
   }
 
@@ -294,59 +307,60 @@ export class LabPane {
     const timeoutMs = opts.timeoutMs ?? 20_000;
     const interval = opts.intervalMs ?? 250;
     const deadline = Date.now() + timeoutMs;
-    let last: Screen = { plain: "", styled: "" };
+    // Poll the plain capture only (one tmux call per tick); take both forms once it holds.
+    let plain = "";
     while (true) {
-      last = await this.capture();
-      if (holds(cond, last.plain)) break;
+      plain = await this.capturePlain();
+      if (holds(cond, plain)) break;
       let why = "";
-      if (opts.failIf && holds(opts.failIf, last.plain)) why = `${describeCondition(opts.failIf)} holds`;
+      if (opts.failIf && holds(opts.failIf, plain)) why = `${describeCondition(opts.failIf)} holds`;
       else if (opts.failOnExit && await this.isDead()) {
-        last = await this.capture();
-        if (holds(cond, last.plain)) break;
+        plain = await this.capturePlain();
+        if (holds(cond, plain)) break;
         why = `the process exited (status ${await this.exitStatus()})`;
       }
       if (why) {
         throw new LabTimeout(
-          `gave up waiting for ${opts.what ?? describeCondition(cond)} on ${this.id}: ${why}; last screen:\n${
-            frame(last.plain)
-          }`,
-          last.plain,
+          `gave up waiting for ${
+            opts.what ?? describeCondition(cond)
+          } on ${this.id}: ${why}; last screen:\n${frame(plain)}`,
+          plain,
         );
       }
       if (Date.now() > deadline) {
         throw new LabTimeout(
           `timed out after ${timeoutMs} ms waiting for ${
             opts.what ?? describeCondition(cond)
-          } on ${this.id} (${this.cols}x${this.rows}); last screen:\n${frame(last.plain)}`,
-          last.plain,
+          } on ${this.id} (${this.cols}x${this.rows}); last screen:\n${frame(plain)}`,
+          plain,
         );
       }
       await sleep(interval);
     }
     if (opts.stableMs && opts.stableMs > 0) {
-      last = await this.waitStable({
+      return await this.waitStable({
         stableMs: opts.stableMs,
         timeoutMs: Math.max(2000, deadline - Date.now()),
       });
     }
-    return last;
+    return await this.capture();
   }
 
   /** Wait until the plain capture is unchanged for `stableMs` (default 800); returns the screen. */
   async waitStable(opts: { stableMs?: number; timeoutMs?: number } = {}): Promise<Screen> {
     const stableMs = opts.stableMs ?? 800;
     const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
-    let last = await this.capture();
+    let last = await this.capturePlain();
     let since = Date.now();
     while (Date.now() < deadline) {
       await sleep(Math.min(200, stableMs));
-      const now = await this.capture();
-      if (now.plain !== last.plain) {
+      const now = await this.capturePlain();
+      if (now !== last) {
         last = now;
         since = Date.now();
-      } else if (Date.now() - since >= stableMs) return now;
+      } else if (Date.now() - since >= stableMs) break;
     }
-    return last;
+    return await this.capture();
   }
 
   async kill(): Promise<void> {

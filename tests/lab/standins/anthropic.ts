@@ -110,7 +110,8 @@ const DEFAULT_ERROR_TYPES: Record<number, string> = {
 };
 
 const DEFAULT_ERROR_MESSAGES: Record<number, string> = {
-  400: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+  400:
+    "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
   401: "invalid x-api-key",
   403: "Your API key does not have permission to use the specified resource.",
   404: "The requested resource could not be found.",
@@ -144,7 +145,9 @@ export function sseFrame(event: string, data: unknown): string {
 
 /** Every text of the user turn(s) after the last assistant message (text blocks and tool_result text). */
 export function lastUserTexts(body: Record<string, unknown> | undefined): string[] {
-  const messages = Array.isArray(body?.messages) ? body.messages as Array<Record<string, unknown>> : [];
+  const messages = Array.isArray(body?.messages)
+    ? body.messages as Array<Record<string, unknown>>
+    : [];
   let start = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i].role === "assistant") {
@@ -178,7 +181,9 @@ export function lastUserTexts(body: Record<string, unknown> | undefined): string
 export function lastToolResults(
   body: Record<string, unknown> | undefined,
 ): Array<{ tool_use_id: string; is_error: boolean; text: string }> {
-  const messages = Array.isArray(body?.messages) ? body.messages as Array<Record<string, unknown>> : [];
+  const messages = Array.isArray(body?.messages)
+    ? body.messages as Array<Record<string, unknown>>
+    : [];
   const out: Array<{ tool_use_id: string; is_error: boolean; text: string }> = [];
   for (let i = messages.length - 1; i >= 0 && messages[i].role !== "assistant"; i--) {
     const content = messages[i].content;
@@ -234,7 +239,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 let serial = 0;
 
 /** Start the stand-in on a random free port of 127.0.0.1. */
-export async function startAnthropicStandin(
+export function startAnthropicStandin(
   script: AnthropicStep[] = [],
   opts: AnthropicStandinOptions = {},
 ): Promise<AnthropicStandin> {
@@ -512,7 +517,7 @@ export async function startAnthropicStandin(
     await server.shutdown().catch(() => {});
     await server.finished.catch(() => {});
   };
-  return {
+  return Promise.resolve({
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
@@ -544,5 +549,5 @@ export async function startAnthropicStandin(
     },
     close,
     [Symbol.asyncDispose]: close,
-  };
+  });
 }

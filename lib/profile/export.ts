@@ -1,0 +1,86 @@
+/**
+ * The profile as sweep.sh reads it (`drover __prompt-profile`): every field as one POSIX ERE, plus
+ * the compiled live-gate constants, so the script keeps no copy of any marker or window.
+ *
+ * TSV contract (format version 1), read with `IFS=$'\t' read -r name ere`, never `eval`:
+ *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
+ *   <field><TAB><ere>                     one row per profile field
+ *   _<constant><TAB><value>               compiled constants (decoration class, windows)
+ * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
+ * Every other field row is a marker list: match it case-insensitively (`grep -Ei`, nocasematch).
+ * An empty ERE means the (extension) field is unset for this CLI: skip it, it never matches.
+ * Run the EREs in a UTF-8 locale (e.g. LC_ALL=C.UTF-8) so glyphs are characters, not bytes.
+ */
+import { DECORATION } from "../detect/text.ts";
+import {
+  BOTTOM_REGION,
+  LIVE_BLOCK,
+  LIVE_TAIL,
+  SHIFTED_MAX_BELOW,
+  SHIFTED_OPTION_ABOVE,
+} from "../detect/mod.ts";
+import { FIELDS, type FieldKind, type FieldName } from "./fields.ts";
+import { ereEscape, markersToEre } from "./regex.ts";
+import type { ResolvedProfile } from "./resolve.ts";
+
+export const PROMPT_PROFILE_FORMAT = 1;
+export const PROMPT_PROFILE_HEADER = `#drover-prompt-profile\t${PROMPT_PROFILE_FORMAT}`;
+
+export interface ExportRow {
+  name: string;
+  kind: FieldKind | "constant";
+  /** true: consumers match this ERE case-insensitively. */
+  case_insensitive: boolean;
+  ere: string;
+}
+
+/** ERE bracket expression for the strip_decoration prefix (whitespace + glyphs, never `>`). */
+export function decorationClass(): string {
+  const glyphs = [...DECORATION].map((g) => g === "-" ? "" : g).join("");
+  return `[[:space:]${glyphs}]`;
+}
+
+/** ERE for one field of a resolved profile. */
+export function fieldEre(p: ResolvedProfile, name: FieldName): string {
+  const spec = FIELDS.find((f) => f.name === name)!;
+  if (spec.kind === "markers") return markersToEre(p.values[name] as readonly string[]);
+  if (spec.kind === "pattern") return (p.matchers.ere as Record<string, string>)[name];
+  // The broad-grant row carries every durable-grant wording (broad_grant_marker and the
+  // broad_grant_markers extension), with ' and ’ alike, so the option-1 guard sees them all.
+  const all = [p.values.broad_grant_marker, ...p.values.broad_grant_markers];
+  const variants = [...new Set(all.flatMap((m) => [m, m.replaceAll("'", "\u2019"), m.replaceAll("\u2019", "'")]))];
+  return variants.map(ereEscape).join("|");
+}
+
+/** The live gate's option-line ERE: decoration prefix + option_line_pattern. */
+export function liveOptionEre(p: ResolvedProfile): string {
+  const alts = p.matchers.ereAlternatives.option_line_pattern;
+  const deco = decorationClass();
+  return alts.map((a) => a.startsWith("^") ? `^${deco}*${a.slice(1)}` : a).join("|");
+}
+
+export function exportRows(p: ResolvedProfile): ExportRow[] {
+  const rows: ExportRow[] = FIELDS.map((f) => ({
+    name: f.name,
+    kind: f.kind,
+    case_insensitive: f.kind !== "pattern",
+    ere: fieldEre(p, f.name),
+  }));
+  const constants: Array<[string, string]> = [
+    ["_decoration_class", decorationClass()],
+    ["_live_option_line", liveOptionEre(p)],
+    ["_live_tail", String(LIVE_TAIL)],
+    ["_live_block", String(LIVE_BLOCK)],
+    ["_shifted_max_below", String(SHIFTED_MAX_BELOW)],
+    ["_shifted_option_above", String(SHIFTED_OPTION_ABOVE)],
+    ["_bottom_region", String(BOTTOM_REGION)],
+  ];
+  for (const [name, ere] of constants) {
+    rows.push({ name, kind: "constant", case_insensitive: false, ere });
+  }
+  return rows;
+}
+
+export function toTsv(rows: readonly ExportRow[]): string {
+  return [PROMPT_PROFILE_HEADER, ...rows.map((r) => `${r.name}\t${r.ere}`)].join("\n") + "\n";
+}

@@ -1,0 +1,240 @@
+/**
+ * `drover approve` against replay doubles of recorded real Claude Code screens: exactly "1" on a
+ * live permission prompt, nothing on every unsafe case, each with its own reason and exit code.
+ */
+import assert from "node:assert/strict";
+import { drover, envelope } from "../helpers/drover.ts";
+import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
+import {
+  cleanupReplay,
+  loadScreen,
+  type ManifestScreen,
+  manifestScreens,
+  pick,
+  type ReplayPane,
+  startReplay,
+} from "../helpers/replay.ts";
+import { claimName } from "../../lib/approve/claim.ts";
+
+const SCREENS = await manifestScreens("claude-code");
+
+function need(scenario: RegExp, size = "120x40"): ManifestScreen {
+  const s = pick(SCREENS, scenario, { size });
+  if (!s) throw new Error(`no recorded screen for ${scenario} at ${size}`);
+  return s;
+}
+
+interface Rig extends AsyncDisposable {
+  srv: TestServer;
+  orch: ReplayPane;
+  agent: ReplayPane;
+  runtime: string;
+  approve(args: string[], env?: Record<string, string>): Promise<{
+    code: number;
+    // deno-lint-ignore no-explicit-any
+    out: any;
+    keys: string;
+    orchKeys: string;
+  }>;
+}
+
+/**
+ * Session "agents": window 0 = the orchestrator (default: the ready screen), window 1 = the agent
+ * showing `screen`. Claims live in a private XDG_RUNTIME_DIR.
+ */
+async function rig(
+  screen: ManifestScreen,
+  opts: { orchestratorScreen?: ManifestScreen; answered?: ManifestScreen | null } = {},
+): Promise<Rig> {
+  const srv = await startTestServer();
+  const orchScreen = await loadScreen((opts.orchestratorScreen ?? need(/^ready$/, screen.size)).rel);
+  const orch = await startReplay(srv, orchScreen, { session: "agents" });
+  const agent = await startReplay(srv, await loadScreen(screen.rel), {
+    session: "agents",
+    newWindow: true,
+  });
+  for (const p of [orch, agent]) {
+    await srv.tmux("set-option", "-p", "-t", p.paneId, "@drover-cli", "claude");
+  }
+  // A CLI answers the digit at once: the double shows the answered screen when "1" arrives.
+  const answered = opts.answered === undefined ? need(/^bash-answered$/, screen.size) : opts.answered;
+  if (answered) await agent.onKey("1", await loadScreen(answered.rel));
+  const runtime = await Deno.makeTempDir({ prefix: "drover-rt-" });
+  return {
+    srv,
+    orch,
+    agent,
+    runtime,
+    async approve(args, env = {}) {
+      const r = await drover(["-L", srv.name, "--json", "approve", ...args], {
+        env: { XDG_RUNTIME_DIR: runtime, ...env },
+      });
+      // Give a stray key time to land before reading what the doubles received.
+      await new Promise((res) => setTimeout(res, 250));
+      return {
+        code: r.code,
+        out: envelope(r),
+        keys: await agent.keys(),
+        orchKeys: await orch.keys(),
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await cleanupReplay(orch);
+      await cleanupReplay(agent);
+      await Deno.remove(runtime, { recursive: true }).catch(() => {});
+      await srv[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const PROMPTS = SCREENS.filter((s) => s.state === "prompt");
+
+Deno.test("recorded permission prompts exist to test against", () => {
+  assert.ok(PROMPTS.length >= 4, `only ${PROMPTS.length} recorded permission prompts`);
+});
+
+for (const s of PROMPTS) {
+  Deno.test(`approve sends exactly "1" on the live prompt ${s.scenario}@${s.size}`, async () => {
+    await using r = await rig(s);
+    const res = await r.approve(["agents:1.0"]);
+    assert.equal(res.code, 0, JSON.stringify(res.out));
+    assert.equal(res.out.schema, "drover.approve.v1");
+    assert.equal(res.out.data.outcome, "approved");
+    assert.deepEqual(res.out.data.sent, ["1"]);
+    assert.equal(res.keys, "1");
+    assert.equal(res.orchKeys, "");
+  });
+}
+
+Deno.test("approve --dry-run reports what it would press and sends nothing", async () => {
+  await using r = await rig(need(/^bash-prompt$/));
+  const res = await r.approve(["--dry-run", "agents:1.0"]);
+  assert.equal(res.code, 0);
+  assert.equal(res.out.data.outcome, "would-approve");
+  assert.equal(res.out.data.key, "1");
+  assert.deepEqual(res.out.data.sent, []);
+  assert.equal(res.out.data.before.permission_prompt, true);
+  assert.equal(res.keys, "");
+});
+
+Deno.test("approve never answers the orchestrator pane, even on a live prompt", async () => {
+  const prompt = need(/^bash-prompt$/);
+  await using r = await rig(prompt, { orchestratorScreen: prompt });
+  const res = await r.approve(["agents:0.0"]);
+  assert.equal(res.code, 10);
+  assert.equal(res.out.data.outcome, "refused");
+  assert.equal(res.out.data.reason, "orchestrator");
+  assert.equal(res.orchKeys, "");
+  const dry = await r.approve(["--dry-run", r.orch.paneId]);
+  assert.equal(dry.code, 10);
+});
+
+Deno.test("a configured [drive].orchestrator is refused too", async () => {
+  await using r = await rig(need(/^bash-prompt$/));
+  const cfg = `${r.runtime}/config.toml`;
+  await Deno.writeTextFile(cfg, `[drive]\norchestrator = "agents:1.0"\n`);
+  const res = await r.approve(["agents:1.0"], { DROVER_CONFIG: cfg });
+  assert.equal(res.code, 10);
+  assert.equal(res.out.data.reason, "orchestrator");
+  assert.equal(res.keys, "");
+});
+
+for (const scenario of [/^bash-answered$/, /^bash-rejected$/, /^narration$/, /^ready$/, /^busy$/]) {
+  for (const size of ["120x40", "80x24"]) {
+    Deno.test(`approve sends nothing on ${scenario.source} @${size} (no live prompt)`, async () => {
+      await using r = await rig(need(scenario, size));
+      const res = await r.approve(["agents:1.0"]);
+      assert.equal(res.code, 12, JSON.stringify(res.out));
+      assert.equal(res.out.data.reason, "no-live-prompt");
+      assert.equal(res.keys, "");
+    });
+  }
+}
+
+for (const scenario of [/^bypass-warning$/, /^api-key-dialog$/, /^trust-dialog$/]) {
+  Deno.test(`approve refuses the non-permission dialog ${scenario.source}`, async () => {
+    await using r = await rig(need(scenario));
+    const res = await r.approve(["agents:1.0"]);
+    assert.equal(res.code, 13, JSON.stringify(res.out));
+    assert.equal(res.out.data.reason, "dialog");
+    assert.equal(res.keys, "");
+  });
+}
+
+Deno.test("approve refuses when option 1 carries the broad-grant marker", async () => {
+  await using r = await rig(need(/^bash-prompt-dir$/));
+  const cfg = `${r.runtime}/config.toml`;
+  // A profile can only make approve refuse: here it calls option 1's wording a broad grant.
+  await Deno.writeTextFile(
+    cfg,
+    `[clis.claude.prompt_profile]\nbroad_grant_marker = "yes"\n`,
+  );
+  const res = await r.approve(["--config", cfg, "agents:1.0"]);
+  assert.equal(res.code, 14, JSON.stringify(res.out));
+  assert.equal(res.out.data.reason, "broad-grant");
+  assert.equal(res.keys, "");
+});
+
+Deno.test("approve sends nothing when the prompt clears between the gate capture and the send", async () => {
+  const prompt = need(/^bash-prompt$/);
+  await using r = await rig(prompt);
+  const hook = await r.agent.switchCommand(await loadScreen(need(/^bash-answered$/).rel));
+  const res = await r.approve(["agents:1.0"], { DROVER_TEST_HOOK_BEFORE_RECONFIRM: hook });
+  assert.equal(res.code, 16, JSON.stringify(res.out));
+  assert.equal(res.out.data.reason, "prompt-changed");
+  assert.equal(res.keys, "");
+});
+
+Deno.test("approve sends nothing when another prompt replaced the first before the send", async () => {
+  await using r = await rig(need(/^bash-prompt$/));
+  const hook = await r.agent.switchCommand(await loadScreen(need(/^bash-prompt-npm$/).rel));
+  const res = await r.approve(["agents:1.0"], { DROVER_TEST_HOOK_BEFORE_RECONFIRM: hook });
+  assert.equal(res.code, 16, JSON.stringify(res.out));
+  assert.equal(res.keys, "");
+});
+
+async function socketOf(srv: TestServer): Promise<string> {
+  return (await srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+}
+
+Deno.test("approve sends nothing while another approver holds the pane's claim; a stale claim is stolen", async () => {
+  await using r = await rig(need(/^bash-prompt$/));
+  const dir = `${r.runtime}/drover/claims`;
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = `${dir}/${claimName(await socketOf(r.srv), r.agent.paneId)}`;
+  await Deno.writeTextFile(path, "other approver\n");
+  const held = await r.approve(["agents:1.0"]);
+  assert.equal(held.code, 11, JSON.stringify(held.out));
+  assert.equal(held.out.data.reason, "claimed");
+  assert.equal(held.keys, "");
+  const old = new Date(Date.now() - 11_000);
+  await Deno.utime(path, old, old);
+  const stolen = await r.approve(["agents:1.0"]);
+  assert.equal(stolen.code, 0, JSON.stringify(stolen.out));
+  assert.equal(stolen.keys, "1");
+  await assert.rejects(() => Deno.stat(path), "the claim is released after the approval");
+});
+
+Deno.test("a digit that does not take gets one Enter, never more", async () => {
+  // The double does not react to keys: the prompt stays on screen with option 1 selected.
+  await using r = await rig(need(/^bash-prompt$/), { answered: null });
+  const res = await r.approve(["agents:1.0"]);
+  assert.equal(res.code, 17, JSON.stringify(res.out));
+  assert.equal(res.out.data.outcome, "unconfirmed");
+  assert.deepEqual(res.out.data.sent, ["1", "Enter"]);
+  assert.equal(res.keys, "1\r");
+});
+
+Deno.test("approve errors: unknown pane, bad target, no server — nothing sent", async () => {
+  await using r = await rig(need(/^bash-prompt$/));
+  const missing = await r.approve(["agents:7.0"]);
+  assert.equal(missing.code, 4);
+  assert.equal(missing.out.error.code, "TARGET_NOT_FOUND");
+  const bad = await r.approve(["agents"]);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.out.error.code, "INVALID_ARGUMENT");
+  const gone = await drover(["-L", `${r.srv.name}-none`, "approve", "%1"]);
+  assert.equal(gone.code, 3);
+  assert.match(gone.stderr, /TMUX_UNAVAILABLE/);
+  assert.equal(r.srv.name.length > 0 && (await r.agent.keys()), "");
+});

@@ -1,0 +1,418 @@
+/**
+ * sweep.sh: parity with the binary on every recorded screen, its own approve gate on replay
+ * doubles, stuck shapes with dedup, hostile profile values, no python, format-version handshake.
+ */
+import assert from "node:assert/strict";
+import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
+import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
+import {
+  cleanupReplay,
+  loadScreen,
+  type ManifestScreen,
+  manifestScreens,
+  pick,
+  plainFixture,
+  type ReplayPane,
+  startReplay,
+} from "../helpers/replay.ts";
+import { detect } from "../../lib/detect/mod.ts";
+import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { EMPTY_CONFIG } from "../../lib/config/load.ts";
+import { gate } from "../../lib/approve/gate.ts";
+import { toJudged } from "../../lib/approve/judge.ts";
+import { claimName } from "../../lib/approve/claim.ts";
+
+const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
+const SCREENS = await manifestScreens("claude-code");
+
+function need(scenario: RegExp, size = "120x40"): ManifestScreen {
+  const s = pick(SCREENS, scenario, { size });
+  if (!s) throw new Error(`no recorded screen for ${scenario} at ${size}`);
+  return s;
+}
+
+const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** A drover executable for sweep.sh: DROVER_BIN, else a wrapper around `deno run main.ts`. */
+async function droverExe(dir: string): Promise<string> {
+  const [exe, pre] = droverCommand();
+  const path = `${dir}/drover`;
+  await Deno.writeTextFile(path, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+interface SweepRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function sweep(
+  args: string[],
+  opts: { stdin?: string; env?: Record<string, string>; clearEnv?: boolean; bash?: string } = {},
+): Promise<SweepRun> {
+  const child = new Deno.Command(opts.bash ?? "bash", {
+    args: [SWEEP, ...args],
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: opts.env,
+    clearEnv: opts.clearEnv ?? false,
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(opts.stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("parity: sweep.sh classify and the binary agree on every recorded screen", async () => {
+  assert.ok(SCREENS.length > 0, "no recorded screens");
+  const tmp = await Deno.makeTempDir();
+  try {
+    // The profile rows come from the real drover once; a stub serves them to each classify run
+    // (every sweep.sh run asks again; the rows cannot differ between identical calls).
+    const real = await droverExe(tmp);
+    const tsv = await new Deno.Command(real, {
+      args: ["__prompt-profile", "--format", "tsv", "--format-version", "1"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(tsv.code, 0, new TextDecoder().decode(tsv.stderr));
+    await Deno.writeFile(`${tmp}/profile.tsv`, tsv.stdout);
+    const stub = `${tmp}/drover-stub`;
+    await Deno.writeTextFile(
+      stub,
+      `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${q(`${tmp}/profile.tsv`)};; esac\nexec ${
+        q(real)
+      } "$@"\n`,
+    );
+    await Deno.chmod(stub, 0o755);
+    const profile = resolveProfile("claude", EMPTY_CONFIG);
+    const disagreements: string[] = [];
+    for (const s of SCREENS) {
+      const plain = await plainFixture(s.rel);
+      const v = toJudged(detect({ plain }, profile));
+      const g = gate(v);
+      const binary = !v.live_prompt
+        ? "no-op (not live)"
+        : g.ok
+        ? "approve option=1"
+        : g.reason === "dialog"
+        ? "refuse (dialog: not a permission prompt)"
+        : g.reason === "broad-grant"
+        ? "refuse (broad grant on option 1)"
+        : "refuse (no option 1)";
+      const r = await sweep(["classify"], { stdin: plain, env: { DROVER: stub } });
+      assert.equal(r.code, 0, r.stderr);
+      const script = r.stdout.trim();
+      const live = !script.startsWith("no-op");
+      if (live !== v.live_prompt || script !== binary) {
+        disagreements.push(`${s.rel}: sweep.sh "${script}", drover "${binary}"`);
+      }
+    }
+    assert.deepEqual(disagreements, []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+interface SweepRig extends AsyncDisposable {
+  srv: TestServer;
+  orch: ReplayPane;
+  agent: ReplayPane;
+  tmp: string;
+  env: Record<string, string>;
+  run(args: string[], extra?: Record<string, string>): Promise<SweepRun & { keys: string }>;
+}
+
+async function sweepRig(screen: ManifestScreen, orchestrator?: ManifestScreen): Promise<SweepRig> {
+  const srv = await startTestServer();
+  const orch = await startReplay(
+    srv,
+    await loadScreen((orchestrator ?? need(/^ready$/, screen.size)).rel),
+    { session: "agents" },
+  );
+  const agent = await startReplay(srv, await loadScreen(screen.rel), {
+    session: "agents",
+    newWindow: true,
+  });
+  await agent.onKey("1", await loadScreen(need(/^bash-answered$/, screen.size).rel));
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
+  const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
+  return {
+    srv,
+    orch,
+    agent,
+    tmp,
+    env,
+    async run(args, extra = {}) {
+      const r = await sweep(["-L", srv.name, ...args], { env: { ...env, ...extra } });
+      await new Promise((res) => setTimeout(res, 250));
+      return { ...r, keys: await agent.keys() };
+    },
+    async [Symbol.asyncDispose]() {
+      await cleanupReplay(orch);
+      await cleanupReplay(agent);
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
+      await srv[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("sweep.sh approve sends exactly 1 on a live permission prompt", async () => {
+  await using r = await sweepRig(need(/^bash-prompt-dir$/));
+  const res = await r.run(["approve", "agents:1.0"]);
+  assert.equal(res.code, 0, res.stdout + res.stderr);
+  assert.match(res.stdout, /^approved pane %\d+ \(option 1: Yes\) with 1$/m);
+  assert.equal(res.keys, "1");
+});
+
+Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, held claims", async () => {
+  const prompt = need(/^bash-prompt$/);
+  {
+    await using r = await sweepRig(prompt, prompt);
+    const res = await r.run(["approve", "agents:0.0"]);
+    assert.equal(res.code, 10, res.stdout + res.stderr);
+    assert.match(res.stdout, /orchestrator/);
+    assert.equal(await r.orch.keys(), "");
+  }
+  for (const [scenario, code] of [[/^bypass-warning$/, 13], [/^bash-answered$/, 12]] as const) {
+    await using r = await sweepRig(need(scenario));
+    const res = await r.run(["approve", "agents:1.0"]);
+    assert.equal(res.code, code, `${scenario}: ${res.stdout}${res.stderr}`);
+    assert.equal(res.keys, "");
+  }
+  {
+    await using r = await sweepRig(prompt);
+    const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+    await Deno.mkdir(`${r.tmp}/drover/claims`, { recursive: true });
+    await Deno.writeTextFile(`${r.tmp}/drover/claims/${claimName(sock, r.agent.paneId)}`, "x\n");
+    const res = await r.run(["approve", "agents:1.0"]);
+    assert.equal(res.code, 11, res.stdout + res.stderr);
+    assert.match(res.stdout, /claimed by another approver/);
+    assert.equal(res.keys, "");
+  }
+  {
+    await using r = await sweepRig(prompt);
+    const cfg = `${r.tmp}/config.toml`;
+    await Deno.writeTextFile(cfg, `[clis.claude.prompt_profile]\nbroad_grant_marker = "yes"\n`);
+    const res = await r.run(["--config", cfg, "--cli", "claude", "approve", "agents:1.0"]);
+    assert.equal(res.code, 14, res.stdout + res.stderr);
+    assert.equal(res.keys, "");
+  }
+});
+
+Deno.test("sweep.sh detect-stuck reports stuck shapes once per dedup window", async () => {
+  await using r = await sweepRig(need(/^pasted-text$/));
+  const first = await r.run(["--session", "agents", "detect-stuck"]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, new RegExp(`^stuck: ${r.agent.paneId} paste-buffer \\(`, "m"));
+  assert.match(first.stdout, new RegExp(`^not-stuck: ${r.orch.paneId}$`, "m"));
+  const second = await r.run(["--session", "agents", "detect-stuck"]);
+  assert.match(second.stdout, new RegExp(`^stuck: ${r.agent.paneId} paste-buffer \\(deduped\\)$`, "m"));
+  // A live prompt counts once it has been seen for the threshold.
+  await r.agent.show(await loadScreen(need(/^bash-prompt$/).rel));
+  const seen = await r.run(["--session", "agents", "detect-stuck"], {
+    SWEEP_PROMPT_STUCK_SECONDS: "0",
+  });
+  assert.match(seen.stdout, new RegExp(`^stuck: ${r.agent.paneId} stuck-on-prompt`, "m"));
+  assert.equal(seen.keys, "", "detect-stuck never sends keys");
+});
+
+Deno.test("sweep.sh stuck-eval reads stdin: unavailable, stream error, bloat threshold", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const env = { DROVER: await droverExe(tmp), SWEEP_STATE_DIR: tmp };
+    const credit = pick(SCREENS, /^credit-400$/, { size: "120x40" });
+    if (credit) {
+      const r = await sweep(["stuck-eval", "agent-a"], { stdin: await plainFixture(credit.rel), env });
+      assert.match(r.stdout, /^stuck: agent-a cli-unavailable \(/m, r.stderr);
+    }
+    const retry = pick(SCREENS, /^api-retrying$/, { size: "120x40" });
+    if (retry) {
+      const r = await sweep(["stuck-eval", "agent-b"], { stdin: await plainFixture(retry.rel), env });
+      assert.match(r.stdout, /^stuck: agent-b stream-error \(/m, r.stderr);
+    }
+    const full = pick(SCREENS, /^context-nearly-full$/, { size: "120x40" });
+    if (full) {
+      const low = await sweep(["stuck-eval", "agent-c"], {
+        stdin: await plainFixture(full.rel),
+        env: { ...env, SWEEP_CONTEXT_USED_PCT: "100" },
+      });
+      assert.match(low.stdout, /^not-stuck: agent-c$/m, low.stderr);
+      const high = await sweep(["stuck-eval", "agent-c"], {
+        stdin: await plainFixture(full.rel),
+        env: { ...env, SWEEP_CONTEXT_USED_PCT: "1" },
+      });
+      assert.match(high.stdout, /^stuck: agent-c context-bloat \(/m, high.stderr);
+    }
+    const ready = await sweep(["stuck-eval", "agent-d"], {
+      stdin: await plainFixture(need(/^ready$/).rel),
+      env,
+    });
+    assert.equal(ready.stdout, "not-stuck: agent-d\n", ready.stderr);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("hostile profile values never execute inside sweep.sh", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const canary = `${tmp}/pwned`;
+    const values = [
+      `$(touch ${canary})`,
+      "`touch " + canary + "`",
+      `'; touch ${canary}; echo '`,
+      `"; touch ${canary}; echo "`,
+      `\${IFS}$(touch\${IFS}${canary})`,
+    ];
+    const toml = (s: string) => JSON.stringify(s);
+    const cfg = `${tmp}/config.toml`;
+    await Deno.writeTextFile(
+      cfg,
+      [
+        "[clis.claude.prompt_profile]",
+        `live_prompt_markers = [${values.map(toml).join(", ")}, "do you want to"]`,
+        `approval_markers = [${values.map(toml).join(", ")}, "do you want to proceed"]`,
+        `stream_error_markers = [${values.map(toml).join(", ")}]`,
+        `broad_grant_marker = ${toml(values[0])}`,
+        "",
+      ].join("\n"),
+    );
+    const env = { DROVER: await droverExe(tmp), SWEEP_STATE_DIR: tmp };
+    const screen = values.join("\n") + "\n" + (await plainFixture(need(/^bash-prompt$/).rel));
+    for (const sub of [["classify"], ["stuck-eval", "a"]]) {
+      const r = await sweep(["--config", cfg, ...sub], { stdin: screen, env });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const c = await sweep(["--config", cfg, "classify"], { stdin: screen, env });
+    assert.equal(c.stdout, "approve option=1\n", "the hostile markers are plain text");
+    // A newline cannot reach the script: drover refuses to export it.
+    await Deno.writeTextFile(
+      cfg,
+      `[clis.claude.prompt_profile]\nlive_prompt_markers = ["a\\n$(touch ${canary})"]\n`,
+    );
+    const nl = await sweep(["--config", cfg, "classify"], { stdin: screen, env });
+    assert.notEqual(nl.code, 0);
+    await assert.rejects(() => Deno.stat(canary), "no hostile value was executed");
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("sweep.sh works with no python on PATH", async () => {
+  const tmp = await Deno.makeTempDir();
+  await using srv = await startTestServer();
+  const agent = await startReplay(srv, await loadScreen(need(/^bash-prompt$/).rel), {
+    session: "agents",
+  });
+  const agent2 = await startReplay(srv, await loadScreen(need(/^bash-prompt$/).rel), {
+    session: "agents",
+    newWindow: true,
+  });
+  try {
+    // Only the tools the script needs: bash, tmux and coreutils — no python anywhere.
+    const bin = `${tmp}/bin`;
+    await Deno.mkdir(bin);
+    const tools = [
+      "bash",
+      "tmux",
+      "grep",
+      "cat",
+      "date",
+      "stat",
+      "mkdir",
+      "mv",
+      "rm",
+      "ln",
+      "head",
+      "sort",
+      "cksum",
+      "sleep",
+      "sed",
+      "sh",
+    ];
+    for (const t of tools) {
+      const which = await new Deno.Command("sh", { args: ["-c", `command -v ${t}`], stdout: "piped" })
+        .output();
+      const path = new TextDecoder().decode(which.stdout).trim();
+      if (path) await Deno.symlink(path, `${bin}/${t}`);
+    }
+    const env = {
+      PATH: bin,
+      // The real HOME: deno keeps its module cache there.
+      HOME: Deno.env.get("HOME") ?? tmp,
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      DROVER: await droverExe(tmp),
+      XDG_RUNTIME_DIR: tmp,
+      TERM: "xterm-256color",
+    };
+    const check = await new Deno.Command(`${bin}/bash`, {
+      args: ["-c", "command -v python3 || command -v python || echo none"],
+      env,
+      clearEnv: true,
+      stdout: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(check.stdout).trim(), "none");
+    const classify = await sweep(["classify"], {
+      stdin: await plainFixture(need(/^bash-prompt$/).rel),
+      env,
+      clearEnv: true,
+      bash: `${bin}/bash`,
+    });
+    assert.equal(classify.stdout, "approve option=1\n", classify.stderr);
+    const stuck = await sweep(["-L", srv.name, "--session", "agents", "detect-stuck"], {
+      env,
+      clearEnv: true,
+      bash: `${bin}/bash`,
+    });
+    assert.equal(stuck.code, 0, stuck.stderr);
+    assert.match(stuck.stdout, /not-stuck/);
+    const approve = await sweep(["-L", srv.name, "approve", "agents:1.0"], { env, clearEnv: true, bash: `${bin}/bash` });
+    assert.equal(approve.code, 17, approve.stdout + approve.stderr);
+    assert.equal(await agent2.keys(), "1\r", "one digit, one Enter, no retry");
+    assert.equal(await agent.keys(), "");
+  } finally {
+    await cleanupReplay(agent);
+    await cleanupReplay(agent2);
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("format versions: sweep.sh and drover each refuse a mismatch, naming both", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const stub = `${tmp}/drover`;
+    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t2\\nx\\ty\\n'\n`);
+    await Deno.chmod(stub, 0o755);
+    const r = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
+    assert.equal(r.code, 5);
+    assert.match(r.stderr, /drover prints format 2, this sweep\.sh reads format 1/);
+    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf 'live_prompt_markers\\tx\\n'\n`);
+    const none = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
+    assert.equal(none.code, 5);
+    assert.match(none.stderr, /no format version line/);
+    const bin = await drover(["__prompt-profile", "--format", "tsv", "--format-version", "9"]);
+    assert.equal(bin.code, 2);
+    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 1/);
+    const missing = await sweep(["classify"], {
+      stdin: "x\n",
+      env: { DROVER: `${tmp}/nope`, PATH: "/usr/bin:/bin" },
+    });
+    assert.equal(missing.code, 3);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("drover sweep-script prints the bundled sweep.sh byte for byte", async () => {
+  const r = await drover(["sweep-script"]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, await Deno.readTextFile(SWEEP));
+});

@@ -1,0 +1,173 @@
+/**
+ * The launch boundary against the real Claude Code: `drover launch --cli claude --prompt -
+ * --background` with a 20 KiB kickoff prompt full of quotes, tabs, newlines, $VARS, backslashes and
+ * non-ASCII text. The stand-in API must receive exactly that prompt as the first user turn,
+ * `drover read --wait-stable` must return the scripted reply, and the selected window and pane of
+ * the session must be the same as before the launch.
+ */
+import { drover } from "../../helpers/drover.ts";
+import {
+  LAB_API_KEY,
+  type LabSuite,
+  lastUserTexts,
+  resolveCli,
+  seedClaudeHome,
+  startAnthropicStandin,
+} from "../harness/mod.ts";
+
+const REPLY = "LAUNCH-LAB-REPLY: the seeded prompt arrived";
+
+/** About 20 KiB of text no shell or tmux layer may alter. Starts and ends with non-blank text. */
+function seededPrompt(bytes = 20 * 1024): string {
+  const unit = [
+    `Read this "carefully": it's a test of the launch carrier.\tTab\tseparated.`,
+    "Keep $HOME ${PATH} $(whoami) `id` \\ backslashes \\\\ and globs * ? [x] literally.",
+    "Non-ASCII: Grüße, naïve café, Ελληνικά, русский, 日本語, 中文, 🐑",
+    "",
+  ].join("\n");
+  const enc = new TextEncoder();
+  let out = "Kickoff for the drover launch lab.\n";
+  while (enc.encode(out + unit).length < bytes - 64) out += unit;
+  return out + "Reply with exactly the sentence you were scripted to say.";
+}
+
+async function selection(lab: { tmux(...a: string[]): Promise<string> }): Promise<string> {
+  return (await lab.tmux(
+    "list-panes",
+    "-a",
+    "-F",
+    "#{pane_id} #{window_active} #{pane_active}",
+  )).trim();
+}
+
+export const suite: LabSuite = {
+  name: "launch",
+  sizes: [{ cols: 120, rows: 40 }],
+  scenarios: [{
+    name: "claude-background-seeded-prompt",
+    timeoutMs: 180_000,
+    async run(ctx) {
+      const cli = await resolveCli("claude-code");
+      const api = await startAnthropicStandin([{ kind: "text", text: REPLY }]);
+      try {
+        const root = await ctx.lab.tmpDir("launch");
+        const home = `${root}/home`;
+        const project = `${root}/project`;
+        await Deno.mkdir(home);
+        await Deno.mkdir(project);
+        await seedClaudeHome(home, project);
+        const config = `${root}/config.toml`;
+        // The real Claude Code as [clis.claude]: the built-in recipe's prompt form, the lab's
+        // executable and a launch-scoped environment that keeps it on the stand-in.
+        await Deno.writeTextFile(
+          config,
+          [
+            "[clis.claude]",
+            `command = ${JSON.stringify(cli.argv[0])}`,
+            `args = ${JSON.stringify(cli.argv.slice(1))}`,
+            "[clis.claude.env]",
+            `HOME = ${JSON.stringify(home)}`,
+            `ANTHROPIC_BASE_URL = ${JSON.stringify(api.url)}`,
+            `ANTHROPIC_API_KEY = ${JSON.stringify(LAB_API_KEY)}`,
+            'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1"',
+            'DISABLE_AUTOUPDATER = "1"',
+            'TERM = "tmux-256color"',
+            'LANG = "C.UTF-8"',
+            "",
+          ].join("\n"),
+        );
+        // A session someone is "working in": two windows, the second selected, split in two.
+        await ctx.lab.tmux(
+          "new-session",
+          "-d",
+          "-s",
+          "work",
+          "-x",
+          String(ctx.size.cols),
+          "-y",
+          String(ctx.size.rows),
+          "sleep 86400",
+        );
+        await ctx.lab.tmux(
+          "set-option",
+          "-t",
+          "work",
+          "default-size",
+          `${ctx.size.cols}x${ctx.size.rows}`,
+        );
+        await ctx.lab.tmux("new-window", "-t", "work:", "sleep 86400");
+        await ctx.lab.tmux("split-window", "-t", "work:1", "sleep 86400");
+        const before = await selection(ctx.lab);
+
+        const prompt = seededPrompt();
+        ctx.step(`drover launch --cli claude --prompt - --background (${prompt.length} chars)`);
+        const r = await drover(
+          [
+            "-L",
+            ctx.lab.name,
+            "--config",
+            config,
+            "--json",
+            "launch",
+            "--cli",
+            "claude",
+            "--prompt",
+            "-",
+            "--background",
+            "--session",
+            "work",
+            "--cwd",
+            project,
+          ],
+          { stdin: prompt, env: { TMUX: "", TMUX_PANE: "" } },
+        );
+        if (r.code !== 0) ctx.fail(`launch failed (${r.code}): ${r.stdout}${r.stderr}`);
+        const launched = JSON.parse(r.stdout).data;
+        const pane = launched.pane.id as string;
+        ctx.log(`launched ${pane} (${launched.pane.target})`);
+        if (launched.selection_preserved !== true) ctx.fail("launch reported a selection change");
+
+        await api.waitForMainRequests(1, 90_000);
+        const texts = lastUserTexts(api.mainRequests[0]!.body);
+        if (!texts.includes(prompt)) {
+          const longest = texts.reduce((a, b) => (b.length > a.length ? b : a), "");
+          let at = 0;
+          while (at < longest.length && longest[at] === prompt[at]) at++;
+          ctx.fail(
+            `the stand-in did not receive the prompt byte-exact: ${texts.length} text block(s), ` +
+              `longest ${longest.length} chars vs ${prompt.length}, first difference at ${at}: ` +
+              JSON.stringify(longest.slice(at, at + 40)),
+          );
+        }
+
+        ctx.step("drover read --wait-stable until the reply shows");
+        let text = "";
+        for (let i = 0; i < 6 && !text.includes(REPLY); i++) {
+          const rd = await drover([
+            "-L",
+            ctx.lab.name,
+            "--json",
+            "read",
+            pane,
+            "--wait-stable",
+            "--wait-timeout",
+            "20",
+          ], { env: { TMUX: "", TMUX_PANE: "" } });
+          if (rd.code !== 0) ctx.fail(`read failed (${rd.code}): ${rd.stdout}${rd.stderr}`);
+          text = JSON.parse(rd.stdout).data.text;
+        }
+        if (!text.includes(REPLY)) ctx.fail(`read --wait-stable never showed the reply:\n${text}`);
+
+        const after = await selection(ctx.lab);
+        const kept = before.split("\n").every((line) => after.split("\n").includes(line));
+        if (!kept) ctx.fail(`the selection changed:\nbefore\n${before}\nafter\n${after}`);
+        const opt = (await ctx.lab.tmux("show-options", "-p", "-v", "-t", pane, "@drover-cli"))
+          .trim();
+        if (opt !== "claude") ctx.fail(`@drover-cli is "${opt}", not "claude"`);
+        await ctx.lab.tmux("kill-pane", "-t", pane).catch(() => {});
+      } finally {
+        await api.close();
+      }
+    },
+  }],
+};

@@ -1,0 +1,321 @@
+/**
+ * Launch recipes for the lab's non-Claude CLIs (Codex, Gemini CLI, Qwen Code, OpenCode): each with
+ * its scripted stand-in on 127.0.0.1, a throwaway HOME/config home seeded so that the CLI talks only
+ * to that stand-in and never updates itself, and a throwaway project folder. Shared by the
+ * `<cli>_screens.ts` and `<cli>_approve.ts` suites. No `suite` export: a helper module.
+ *
+ * ```ts
+ * await using s = await startOther(ctx, CODEX, { script: [execCommand("touch x")] });
+ * await submit(ctx, s, "create the file");
+ * await ctx.screen(s.pane, "shell-prompt", { state: "prompt", defining: [...] });
+ * ```
+ */
+import { type CliId, type Condition, type LabPane, resolveCli, type ScenarioContext } from "../harness/mod.ts";
+import { startResponsesStandin } from "../standins/openai_responses.ts";
+import { startChatStandin } from "../standins/chat_completions.ts";
+import { startGeminiStandin } from "../standins/gemini.ts";
+import type { ScriptedStandin, Step } from "../standins/step_script.ts";
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface SeedInput {
+  home: string;
+  project: string;
+  /** Stand-in base URL (no trailing slash, no /v1). */
+  api: string;
+  firstRun: FirstRun;
+}
+
+export interface FirstRun {
+  /** Let the folder-trust question show. */
+  trust?: boolean;
+}
+
+export interface OtherCli {
+  id: Exclude<CliId, "claude-code">;
+  /** The drover CLI name detect() judges with (first token of the command). */
+  profile: string;
+  api: "responses" | "chat" | "gemini";
+  /** The line that proves the ready input box is up. */
+  ready: Condition;
+  /** Write the throwaway HOME / config; return the environment to launch with. */
+  seed(s: SeedInput): Promise<Record<string, string>>;
+  /** argv after the executable. */
+  args: string[];
+  /** One-line summary of the launch for PROVENANCE.md. */
+  setup: string[];
+}
+
+/** Keeps any self-update or registry lookup on a dead loopback port (never the network). */
+const OFFLINE_ENV = {
+  npm_config_registry: "http://127.0.0.1:9/",
+  NO_UPDATE_NOTIFIER: "1",
+  COLORTERM: "truecolor",
+};
+
+async function writeJson(path: string, data: unknown): Promise<void> {
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify(data, null, 2) + "\n");
+}
+
+async function gitInit(dir: string): Promise<void> {
+  // A git repository is what makes Codex ask the folder-trust question.
+  await new Deno.Command("git", {
+    args: ["init", "-q", dir],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+}
+
+export const CODEX: OtherCli = {
+  id: "codex",
+  profile: "codex",
+  api: "responses",
+  ready: "? for shortcuts",
+  args: ["-a", "on-request", "--no-daemon"],
+  setup: [
+    "CODEX_HOME=<tmp>/codex-home with config.toml: model_provider \"lab\" (wire_api \"responses\", " +
+    "base_url http://127.0.0.1:<port>/v1, env_key LAB_API_KEY), model \"standin-model\"",
+    "argv: codex -a on-request --no-daemon (no background app-server daemon is left behind)",
+    "the project folder is a git repository only in the folder-trust scenario",
+  ],
+  async seed({ home, project, api, firstRun }) {
+    const codexHome = `${home}/codex-home`;
+    await Deno.mkdir(codexHome, { recursive: true });
+    const trust = firstRun.trust ? "" : `\n[projects."${project}"]\ntrust_level = "trusted"\n`;
+    await Deno.writeTextFile(
+      `${codexHome}/config.toml`,
+      [
+        `model = "standin-model"`,
+        `model_provider = "lab"`,
+        ``,
+        `[model_providers.lab]`,
+        `name = "Lab stand-in"`,
+        `base_url = "${api}/v1"`,
+        `env_key = "LAB_API_KEY"`,
+        `wire_api = "responses"`,
+        trust,
+      ].join("\n"),
+    );
+    if (firstRun.trust) await gitInit(project);
+    return { ...OFFLINE_ENV, CODEX_HOME: codexHome, LAB_API_KEY: "sk-lab-0123456789" };
+  },
+};
+
+export const GEMINI: OtherCli = {
+  id: "gemini",
+  profile: "gemini",
+  api: "gemini",
+  ready: "Type your message",
+  args: [],
+  setup: [
+    "$HOME/.gemini/settings.json: security.auth.selectedType \"gemini-api-key\", " +
+    "security.folderTrust.enabled (true only in the folder-trust scenario), general.enableAutoUpdate false",
+    "GEMINI_API_KEY=<lab key>, GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:<port>",
+  ],
+  async seed({ home, firstRun }) {
+    await writeJson(`${home}/.gemini/settings.json`, {
+      security: {
+        auth: { selectedType: "gemini-api-key" },
+        folderTrust: { enabled: !!firstRun.trust },
+      },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      ui: { hideTips: false },
+    });
+    return { ...OFFLINE_ENV, GEMINI_API_KEY: "lab-key-0123456789" };
+  },
+};
+
+export const QWEN: OtherCli = {
+  id: "qwen",
+  profile: "qwen",
+  api: "chat",
+  ready: "? for shortcuts",
+  args: [],
+  setup: [
+    "$HOME/.qwen/settings.json: general.enableAutoUpdate false (the lab-notes key general.disableAutoUpdate " +
+    "is migrated by 0.15.10 and did NOT stop a self-update; npm_config_registry points at a dead loopback port)",
+    "OPENAI_BASE_URL=http://127.0.0.1:<port>/v1, OPENAI_API_KEY=<lab key>, OPENAI_MODEL=standin-model",
+  ],
+  async seed({ home }) {
+    await writeJson(`${home}/.qwen/settings.json`, {
+      general: { enableAutoUpdate: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    });
+    return { ...OFFLINE_ENV, OPENAI_API_KEY: "sk-lab-0123456789", OPENAI_MODEL: "standin-model" };
+  },
+};
+
+export const OPENCODE: OtherCli = {
+  id: "opencode",
+  profile: "opencode",
+  api: "chat",
+  ready: "ctrl+p commands",
+  args: [],
+  setup: [
+    "$HOME/.config/opencode/opencode.json: autoupdate false, share disabled, model lab/standin-model, " +
+    "permission {bash: ask, edit: ask}, provider \"lab\" (@ai-sdk/openai-compatible, " +
+    "baseURL http://127.0.0.1:<port>/v1)",
+  ],
+  async seed({ home, api }) {
+    await writeJson(`${home}/.config/opencode/opencode.json`, {
+      $schema: "https://opencode.ai/config.json",
+      autoupdate: false,
+      share: "disabled",
+      model: "lab/standin-model",
+      small_model: "lab/standin-model",
+      permission: { bash: "ask", edit: "ask" },
+      provider: {
+        lab: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Lab stand-in",
+          options: { baseURL: `${api}/v1`, apiKey: "sk-lab-0123456789" },
+          models: { "standin-model": { name: "Stand-in model" } },
+        },
+      },
+    });
+    return { ...OFFLINE_ENV, OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_SHARE: "1" };
+  },
+};
+
+export interface OtherOptions {
+  script?: Step[];
+  firstRun?: FirstRun;
+  /** Extra argv after the recipe's own. */
+  args?: string[];
+  env?: Record<string, string>;
+  /** Wait for this after start instead of the ready line (null: do not wait). */
+  waitFor?: Condition | null;
+  /** Files to create in the project folder (relative path → content). */
+  files?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface OtherSession extends AsyncDisposable {
+  cli: OtherCli;
+  pane: LabPane;
+  api: ScriptedStandin;
+  project: string;
+  home: string;
+  version: string;
+}
+
+function startStandin(cli: OtherCli, script: Step[]): ScriptedStandin {
+  if (cli.api === "responses") return startResponsesStandin({ steps: script });
+  if (cli.api === "gemini") return startGeminiStandin({ steps: script });
+  return startChatStandin({ steps: script });
+}
+
+export function describeStep(s: Step): string {
+  switch (s.kind) {
+    case "text":
+      return `text${s.hold ? " (held open)" : ""}${s.inputTokens ? ` (input tokens ${s.inputTokens})` : ""}`;
+    case "tool":
+      return `tool ${s.name}(${JSON.stringify(s.args.cmd ?? s.args.command ?? s.args.file_path ?? s.args.filePath ?? "")})`;
+    case "error":
+      return `HTTP ${s.status} ${s.error}${s.times && s.times > 1 ? ` ×${s.times}` : ""}`;
+    case "hang":
+      return "hang (no reply)";
+  }
+}
+
+/** Start `cli` with its stand-in at the scenario's size; the launch goes into the steps. */
+export async function startOther(
+  ctx: ScenarioContext,
+  cli: OtherCli,
+  opts: OtherOptions = {},
+): Promise<OtherSession> {
+  const resolved = await resolveCli(cli.id);
+  const api = startStandin(cli, opts.script ?? []);
+  try {
+    // Fixed-length temp names: the project path shows on screen and must not change the wrapping.
+    const root = await ctx.lab.tmpDir(cli.id.slice(0, 2));
+    const home = `${root}/home`;
+    const project = `${root}/project`;
+    await Deno.mkdir(home);
+    await Deno.mkdir(project);
+    for (const [rel, content] of Object.entries(opts.files ?? {})) {
+      const path = `${project}/${rel}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, content);
+    }
+    const firstRun = opts.firstRun ?? {};
+    let env: Record<string, string> = {};
+    const args = [...cli.args, ...(opts.args ?? [])];
+    ctx.step(
+      `start ${cli.id} ${args.join(" ")} in a ${ctx.size.cols}x${ctx.size.rows} pane` +
+        (firstRun.trust ? "; folder not yet trusted" : "") +
+        (opts.script?.length ? `; stand-in script: ${opts.script.map(describeStep).join(" → ")}` : ""),
+    );
+    const until = opts.waitFor === undefined ? (firstRun.trust ? null : cli.ready) : opts.waitFor;
+    const pane = await ctx.lab.launch({
+      argv: [...resolved.argv, ...args],
+      cols: ctx.size.cols,
+      rows: ctx.size.rows,
+      home,
+      cwd: project,
+      name: cli.id,
+      get env() {
+        return { ...env, ...opts.env };
+      },
+      prepare: async () => {
+        // Re-seed on a relaunch: the first attempt may have rewritten its config.
+        await Deno.remove(home, { recursive: true }).catch(() => {});
+        await Deno.mkdir(home);
+        env = await cli.seed({ home, project, api: api.url, firstRun });
+      },
+      ready: until === null ? undefined : {
+        until,
+        timeoutMs: opts.timeoutMs ?? 60_000,
+        stableMs: 800,
+      },
+    });
+    return {
+      cli,
+      pane,
+      api,
+      project,
+      home,
+      version: resolved.version,
+      async [Symbol.asyncDispose]() {
+        await pane.kill();
+        await api.close();
+      },
+    };
+  } catch (e) {
+    await api.close();
+    throw e;
+  }
+}
+
+/**
+ * Type a prompt and submit it. The pause before Enter matters: Codex treats keys that arrive in a
+ * burst as a paste, where Enter becomes a newline.
+ */
+export async function submit(ctx: ScenarioContext, s: OtherSession, text: string): Promise<void> {
+  ctx.step(`type ${JSON.stringify(text)}, Enter`);
+  await s.pane.type(text);
+  await s.pane.waitFor(text.slice(0, 20), { timeoutMs: 10_000, what: "the typed text to show" });
+  await sleep(700);
+  await s.pane.keys("Enter");
+}
+
+export async function press(ctx: ScenarioContext, s: OtherSession, ...keys: string[]): Promise<void> {
+  ctx.step(`press ${keys.join(", ")}`);
+  await s.pane.keys(...keys);
+}
+
+/** Wait until the stand-in saw `n` main-turn requests in all. */
+export async function mainTurns(s: OtherSession, n: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (s.api.mainRequests().length < n) {
+    if (Date.now() > deadline) {
+      throw new Error(`the stand-in saw ${s.api.mainRequests().length} main turns, expected ${n}`);
+    }
+    await sleep(200);
+  }
+}

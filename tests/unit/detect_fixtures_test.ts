@@ -1,0 +1,131 @@
+/**
+ * Every recorded real Claude Code screen, judged by the embedded default profile: the state and
+ * the verdict fields each scenario is about. Expectations are per scenario and hold at every
+ * recorded pane size (120x40 and 80x24). The manifest's own `state`/`expect` are asserted too, so
+ * a screen recorded later is covered at least by what the lab says it shows.
+ */
+import assert from "node:assert/strict";
+import { EMPTY_CONFIG } from "../../lib/config/load.ts";
+import { detect, type Verdicts } from "../../lib/detect/mod.ts";
+import { resolveProfile } from "../../lib/profile/resolve.ts";
+
+const ROOT = new URL("../fixtures/claude-code/", import.meta.url).pathname;
+
+interface Screen {
+  file: string;
+  styled?: string;
+  scenario: string;
+  size: string;
+  state: string;
+  expect?: Record<string, unknown>;
+}
+
+export function claudeFixtureDirs(): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(ROOT)) {
+    if (e.isDirectory) out.push(ROOT + e.name + "/");
+  }
+  return out.sort();
+}
+
+export function screensOf(dir: string): Screen[] {
+  return JSON.parse(Deno.readTextFileSync(dir + "manifest.json")).screens as Screen[];
+}
+
+type Expect = Partial<Omit<Verdicts, "options">> & {
+  options?: string; // "*1,2,3" = numbers, * marks the selected one
+  stream_error_seen?: boolean;
+};
+
+const NONE = {
+  live_prompt: false,
+  permission_prompt: false,
+  options: "",
+  broad_grant_option: null,
+  cli_unavailable: null,
+};
+const PROMPT = { state: "prompt", live_prompt: true, permission_prompt: true, approval: true } as const;
+
+const TABLE: Record<string, Expect> = {
+  "ready": { ...NONE, state: "idle", readiness: "ready", input_box: null, input_line: true, mode: "interactive", mid_response: false },
+  "typed-input": { ...NONE, state: "idle", input_box: "summarise the notes in notes.txt", mid_response: false, paste_buffer: null },
+  "pasted-text": { ...NONE, state: "idle", input_box: "[Pasted text #1 +11 lines]", paste_buffer: "Pasted text #1" },
+  "busy": { ...NONE, state: "busy", mid_response: true, readiness: "ready", input_box: null },
+  "interrupted": { ...NONE, state: "idle", mid_response: false, input_box: null },
+  "bash-prompt": {
+    ...PROMPT,
+    command: `node -e "console.log('build check ok: 3 files')"`,
+    manual_pattern: `node -e "console.log('build check ok: 3 files')"`,
+    options: "*1,2,3",
+    broad_grant_option: 2,
+    file_path: null,
+    input_box: null,
+    mode: "interactive",
+  },
+  "bash-prompt-npm": { ...PROMPT, command: "npm run build", manual_pattern: "npm run build", options: "*1,2,3", broad_grant_option: 2 },
+  "bash-prompt-dir": { ...PROMPT, command: "touch hello.txt", options: "*1,2,3", broad_grant_option: 2 },
+  "write-prompt": { ...PROMPT, file_path: "report.md", command: null, options: "*1,2,3", broad_grant_option: null, manual_pattern: "report.md" },
+  "edit-prompt": { ...PROMPT, file_path: "notes.txt", command: null, options: "*1,2,3", broad_grant_option: null },
+  "bash-answered": { ...NONE, state: "idle", mid_response: false, input_box: null },
+  "bash-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
+  "narration": { ...NONE, state: "idle", approval: true, mid_response: false },
+  "mode-accept-edits": { ...NONE, state: "idle", mode: "accept_edits" },
+  "mode-plan": { ...NONE, state: "idle", mode: "unknown" },
+  "mode-auto": { ...NONE, state: "idle", mode: "unknown" },
+  "bypass-ready": { ...NONE, state: "idle", mode: "accept_edits", approval: false },
+  "theme-dialog": { ...NONE, state: "dialog", readiness: "dialog", dialog: "Choose the text style" },
+  "trust-dialog": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2", dialog: "trust this folder" },
+  "api-key-dialog": { state: "dialog", live_prompt: true, permission_prompt: false, options: "1,*2", readiness: "dialog" },
+  "bypass-warning": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2", broad_grant_option: null },
+  "question-picker": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2,3,4", command: null },
+  "api-retrying": { ...NONE, state: "busy", mid_response: true, stream_error_seen: true },
+  "final-429": { ...NONE, state: "idle", mid_response: false, stream_error_seen: true },
+  "final-429-full-retries": { ...NONE, state: "idle", stream_error_seen: true },
+  "final-500": { ...NONE, state: "idle", stream_error_seen: true },
+  "final-529": { ...NONE, state: "idle", stream_error_seen: true },
+  "credit-400": { live_prompt: false, state: "unavailable", stream_error_seen: false },
+  "auth-401": { live_prompt: false, state: "unavailable", cli_unavailable: "Invalid API key · Fix external API key" },
+  "busy-tool": { ...NONE, state: "busy", mid_response: true, command: "sleep 120 && echo done" },
+  "context-nearly-full": { ...NONE, state: "idle", context_used_pct: 84, context_bloat_k: null },
+};
+
+function optionsText(v: Verdicts): string {
+  return v.options.map((o) => (o.selected ? "*" : "") + o.number).join(",");
+}
+
+const profile = resolveProfile("claude", EMPTY_CONFIG);
+
+function judge(dir: string, s: Screen): Verdicts {
+  const plain = Deno.readTextFileSync(dir + s.file);
+  const styled = s.styled ? Deno.readTextFileSync(dir + s.styled) : undefined;
+  return detect({ plain, styled }, profile);
+}
+
+for (const dir of claudeFixtureDirs()) {
+  const version = dir.split("/").at(-2);
+  for (const s of screensOf(dir)) {
+    Deno.test(`claude-code ${version} ${s.file}: manifest state and expectations`, () => {
+      const v = judge(dir, s);
+      assert.equal(v.state, s.state, `state of ${s.file}`);
+      for (const [k, want] of Object.entries(s.expect ?? {})) {
+        const got = (v as unknown as Record<string, unknown>)[k];
+        // A `true` expectation on a text verdict (stream_error, cli_unavailable …) means "present".
+        if (want === true && typeof got === "string") assert.ok(got.length > 0, `${k} of ${s.file}`);
+        else assert.deepEqual(got, want, `${k} of ${s.file}`);
+      }
+    });
+    Deno.test(`claude-code ${version} ${s.file}: verdict table`, () => {
+      const row = TABLE[s.scenario];
+      assert.ok(row, `no verdict-table row for scenario ${s.scenario}: add one`);
+      const v = judge(dir, s);
+      for (const [k, want] of Object.entries(row)) {
+        if (k === "options") assert.equal(optionsText(v), want, `options of ${s.file}`);
+        else if (k === "stream_error_seen") {
+          assert.equal(v.stream_error !== null, want, `stream_error of ${s.file}`);
+        } else {
+          assert.deepEqual((v as unknown as Record<string, unknown>)[k], want, `${k} of ${s.file}`);
+        }
+      }
+    });
+  }
+}

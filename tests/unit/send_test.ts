@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { DroverError } from "../../lib/errors.ts";
+import { type SendObservation, sendText, validateSendText } from "../../lib/launch/send.ts";
+
+/** A scripted pane: what each observe() returns, and a log of what was sent. */
+function pane(seq: SendObservation[]) {
+  const sent: string[] = [];
+  let i = 0;
+  return {
+    sent,
+    deps: {
+      observe: () => Promise.resolve(seq[Math.min(i++, seq.length - 1)]!),
+      type: (t: string) => {
+        sent.push(`type:${t}`);
+        return Promise.resolve();
+      },
+      enter: () => {
+        sent.push("Enter");
+        return Promise.resolve();
+      },
+      sleep: () => Promise.resolve(),
+    },
+  };
+}
+
+const o = (state: string, input_box: string | null = null): SendObservation => ({
+  gone: false,
+  state,
+  input_box,
+});
+
+Deno.test("send: type, see it in the box, Enter, see the box empty", async () => {
+  const p = pane([o("idle"), o("idle", "hi"), o("busy", null)]);
+  const r = await sendText("hi", "%1", p.deps);
+  assert.deepEqual(p.sent, ["type:hi", "Enter"]);
+  assert.equal(r.enter_presses, 1);
+  assert.equal(r.state_after, "busy");
+  assert.equal(r.method, "keys");
+});
+
+Deno.test("send: one more Enter when the first did not take, then SEND_FAILED", async () => {
+  const p = pane([o("idle"), o("idle", "hi"), ...Array(60).fill(o("idle", "hi")), o("idle", null)]);
+  const r = await sendText("hi", "%1", p.deps, { leaveMs: 5000, pollMs: 100 });
+  assert.equal(r.enter_presses, 2);
+  const stuck = pane([o("idle"), o("idle", "hi")]);
+  await assert.rejects(
+    sendText("hi", "%1", stuck.deps),
+    (e) => e instanceof DroverError && e.code === "SEND_FAILED",
+  );
+  assert.deepEqual(stuck.sent, ["type:hi", "Enter", "Enter"]);
+});
+
+Deno.test("send: refuses prompts, dialogs, shells, unknown screens and a non-empty box — sends nothing", async () => {
+  for (
+    const before of [
+      o("prompt"),
+      o("dialog"),
+      o("shell"),
+      o("unknown"),
+      o("unavailable"),
+      o("idle", "draft"),
+    ]
+  ) {
+    const p = pane([before]);
+    await assert.rejects(
+      sendText("hi", "%1", p.deps),
+      (e) => e instanceof DroverError && e.code === "SEND_REFUSED" && e.exitCode === 8,
+    );
+    assert.deepEqual(p.sent, []);
+  }
+});
+
+Deno.test("send: text that never shows in the box is SEND_FAILED without Enter", async () => {
+  const p = pane([o("idle")]);
+  await assert.rejects(
+    sendText("hi", "%1", p.deps, { settleMs: 300 }),
+    (e) => e instanceof DroverError && e.code === "SEND_FAILED",
+  );
+  assert.deepEqual(p.sent, ["type:hi"]);
+});
+
+Deno.test("send: input validation", () => {
+  assert.throws(
+    () => validateSendText(" \n"),
+    (e) => e instanceof DroverError && e.code === "EMPTY_INPUT",
+  );
+  assert.throws(
+    () => validateSendText("a\u001bb"),
+    (e) => e instanceof DroverError && e.code === "INVALID_ARGUMENT",
+  );
+  assert.throws(() => validateSendText("x".repeat(64 * 1024 + 1)), (e) => e instanceof DroverError);
+  assert.equal(validateSendText("line 1\n\tline 2"), "line 1\n\tline 2");
+});

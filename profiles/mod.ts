@@ -4,6 +4,7 @@
  * profile for another CLI, add one import and one entry here (see docs/profiles.md).
  */
 import claudeCode from "./claude-code.toml" with { type: "text" };
+import codex from "./codex.toml" with { type: "text" };
 
 export interface EmbeddedProfileText {
   /** Path relative to the repository, used in error messages and provenance. */
@@ -13,4 +14,5 @@ export interface EmbeddedProfileText {
 
 export const EMBEDDED_PROFILES: readonly EmbeddedProfileText[] = [
   { file: "profiles/claude-code.toml", text: claudeCode },
+  { file: "profiles/codex.toml", text: codex },
 ];

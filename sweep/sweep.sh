@@ -449,7 +449,8 @@ take_claim() {
   local pane=$1 sock dir path now mtime ino aside
   sock=$(t display-message -p '#{socket_path}' 2>/dev/null) || sock=""
   dir=$(claim_dir)
-  mkdir -p -m 700 -- "$dir" 2>/dev/null || die 3 "cannot create the claim directory $dir"
+  local e
+  e=$(mkdir -p -m 700 -- "$dir" 2>&1) || die 3 "cannot create the claim directory $dir: $e"
   [[ -O "$dir" ]] || die 3 "claim directory $dir belongs to another user"
   path="$dir/$(claim_name "$sock" "$pane")"
   CLAIM_TOKEN="sweep.sh pid=$$ at=$(date +%s) rand=$RANDOM$RANDOM"

@@ -87,16 +87,18 @@ export function gate(v: GateVerdicts): GateResult {
       return {
         ok: false,
         reason: "broad-grant",
-        message:
-          `the first choice ("${row[0].text}") is a broad grant; confirming it would write a permanent permission rule`,
+        message: `the first choice ("${
+          row[0].text
+        }") is a broad grant; confirming it would write a permanent permission rule`,
       };
     }
     if (!row[0].selected) {
       return {
         ok: false,
         reason: "no-option-1",
-        message:
-          `the first choice ("${row[0].text}") is not the selected one; Enter would confirm another choice`,
+        message: `the first choice ("${
+          row[0].text
+        }") is not the selected one; Enter would confirm another choice`,
       };
     }
     return { ok: true, form: "choice-row", key: "Enter", option: row[0].text };

@@ -269,7 +269,9 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     return {
       ...done,
       outcome: "approved",
-      message: `approved option 1 ("${g2.option}") with ${sent.join(" + ")}; the prompt is gone (${after.state})`,
+      message: `approved option 1 ("${g2.option}") with ${
+        sent.join(" + ")
+      }; the prompt is gone (${after.state})`,
       exit_code: APPROVE_EXIT.approved,
     };
   } finally {

@@ -55,13 +55,18 @@ export function register(program: Command): void {
           role: view.role,
           ...outcome,
         };
-        const head = `${view.pane.id} (${view.pane.target}) ${view.identified.cli} [${
-          view.identified.source
-        }], ${view.role}` + (outcome.before ? `, state ${outcome.before.state}` : "");
+        const head =
+          `${view.pane.id} (${view.pane.target}) ${view.identified.cli} [${view.identified.source}], ${view.role}` +
+          (outcome.before ? `, state ${outcome.before.state}` : "");
         const human = [head];
-        if (outcome.before?.command) human.push(`  command: ${printable(outcome.before.command)}`);
-        if (outcome.before?.file_path) human.push(`  file: ${printable(outcome.before.file_path)}`);
-        const ol = optionsLine(outcome);
+        const live = outcome.before?.live_prompt === true;
+        if (live && outcome.before?.command) {
+          human.push(`  command: ${printable(outcome.before.command)}`);
+        }
+        if (live && outcome.before?.file_path) {
+          human.push(`  file: ${printable(outcome.before.file_path)}`);
+        }
+        const ol = live ? optionsLine(outcome) : null;
         if (ol) human.push(printable(ol));
         const verb = outcome.outcome === "refused"
           ? `refused (${outcome.reason})`

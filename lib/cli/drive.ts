@@ -26,20 +26,44 @@ function collect(value: string, previous: string[] | undefined): string[] {
 export function register(program: Command): void {
   program
     .command("drive")
-    .description("supervise a session unattended: submit stranded input, approve allowlisted prompts, escalate the rest, nudge the orchestrator")
+    .description(
+      "supervise a session unattended: submit stranded input, approve allowlisted prompts, escalate the rest, nudge the orchestrator",
+    )
     .option("--session <name>", "tmux session to drive (default: [drive].session)")
     .option("--once", "run one tick and exit (for cron / systemd timers)")
     .option("--interval <duration>", "time between ticks (default 15s)")
-    .option("--orchestrator <target>", "the orchestrator pane (default: [drive].orchestrator, else the session's first pane)")
+    .option(
+      "--orchestrator <target>",
+      "the orchestrator pane (default: [drive].orchestrator, else the session's first pane)",
+    )
     .option("--approve <mode>", "none | allowlist (default: [drive].approve, else none)")
-    .option("--allow <prefix>", "allowlisted command prefix (repeatable; replaces [drive].allow)", collect)
+    .option(
+      "--allow <prefix>",
+      "allowlisted command prefix (repeatable; replaces [drive].allow)",
+      collect,
+    )
     .option("--nudge <text>", "text typed into the idle orchestrator (with --nudge-every)")
-    .option("--nudge-every <duration>", "nudge the orchestrator after it has been idle this long (default 10m)")
-    .option("--dedup-window <duration>", "report each escalation at most once per window (default 5m)")
+    .option(
+      "--nudge-every <duration>",
+      "nudge the orchestrator after it has been idle this long (default 10m)",
+    )
+    .option(
+      "--dedup-window <duration>",
+      "report each escalation at most once per window (default 5m)",
+    )
     .option("--events <file>", "append drover.event.v1 JSON lines to this file")
-    .option("--on-escalate <cmd>", "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)")
-    .option("--state <dir>", "state directory (default: $XDG_STATE_HOME/drover or ~/.local/state/drover)")
-    .option("--settle <duration>", "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)")
+    .option(
+      "--on-escalate <cmd>",
+      "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)",
+    )
+    .option(
+      "--state <dir>",
+      "state directory (default: $XDG_STATE_HOME/drover or ~/.local/state/drover)",
+    )
+    .option(
+      "--settle <duration>",
+      "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)",
+    )
     .action(async (_o: unknown, cmd: Command) => {
       const flags = cmd.opts() as DriveFlags;
       await run(cmd, "drover.drive.v1", async (g) => {
@@ -59,7 +83,9 @@ export function register(program: Command): void {
         } catch (e) {
           throw new DroverError(
             "IO_FAILED",
-            `cannot create state directory ${opts.stateDir}: ${e instanceof Error ? e.message : String(e)} (pass --state DIR)`,
+            `cannot create state directory ${opts.stateDir}: ${
+              e instanceof Error ? e.message : String(e)
+            } (pass --state DIR)`,
           );
         }
         const key = sessionKey(opts.session, sock);
@@ -102,7 +128,9 @@ export function register(program: Command): void {
                 await appendEvent(opts.events, e);
               } catch (err) {
                 writeErr(
-                  `warning: cannot append to ${opts.events}: ${err instanceof Error ? err.message : String(err)}\n`,
+                  `warning: cannot append to ${opts.events}: ${
+                    err instanceof Error ? err.message : String(err)
+                  }\n`,
                 );
               }
             }
@@ -123,22 +151,27 @@ export function register(program: Command): void {
             claimDir: claimDir(),
             socketPath: sock,
           });
-          loop = new DriveLoop(host, {
-            session: opts.session,
-            once: opts.once,
-            intervalMs: opts.intervalMs,
-            settings: {
-              approve: opts.approve,
-              allow: opts.allow,
-              dedupWindowMs: opts.dedupWindowMs,
-              ...(opts.nudge === undefined ? {} : { nudge: opts.nudge }),
-              ...(opts.nudgeEveryMs === undefined ? {} : { nudgeEveryMs: opts.nudgeEveryMs }),
+          loop = new DriveLoop(
+            host,
+            {
+              session: opts.session,
+              once: opts.once,
+              intervalMs: opts.intervalMs,
+              settings: {
+                approve: opts.approve,
+                allow: opts.allow,
+                dedupWindowMs: opts.dedupWindowMs,
+                ...(opts.nudge === undefined ? {} : { nudge: opts.nudge }),
+                ...(opts.nudgeEveryMs === undefined ? {} : { nudgeEveryMs: opts.nudgeEveryMs }),
+              },
+              confirmMs: opts.confirmMs,
+              verifyMs: opts.verifyMs,
+              ...(opts.onEscalate === undefined ? {} : { onEscalate: opts.onEscalate }),
+              statePath,
             },
-            confirmMs: opts.confirmMs,
-            verifyMs: opts.verifyMs,
-            ...(opts.onEscalate === undefined ? {} : { onEscalate: opts.onEscalate }),
-            statePath,
-          }, loaded.state, sink);
+            loaded.state,
+            sink,
+          );
           for (const s of stopSignals) Deno.addSignalListener(s, onSignal);
           const out = await loop.run();
           const data = {
@@ -154,7 +187,9 @@ export function register(program: Command): void {
             ? [`drive stopped: ${out.message} (exit 75)`]
             : opts.once
             ? []
-            : [`drive stopped after ${out.ticks} tick${out.ticks === 1 ? "" : "s"}: ${out.message}`];
+            : [
+              `drive stopped after ${out.ticks} tick${out.ticks === 1 ? "" : "s"}: ${out.message}`,
+            ];
           return { data, human, exitCode: out.exitCode };
         } finally {
           for (const s of stopSignals) {

@@ -87,7 +87,18 @@ export function register(program: Command): void {
           const lines = [`#drover-panes\t${PANES_TSV_VERSION}`];
           for (const r of rows) {
             lines.push(
-              [r.id, r.target, r.session, r.window, r.pane, r.role, r.cli, r.cli_source, r.state, r.mode]
+              [
+                r.id,
+                r.target,
+                r.session,
+                r.window,
+                r.pane,
+                r.role,
+                r.cli,
+                r.cli_source,
+                r.state,
+                r.mode,
+              ]
                 .map((x) => clean(String(x))).join("\t"),
             );
           }

@@ -75,7 +75,8 @@ const INTERPRETERS = new Set([
   "Rscript",
   "osascript",
 ]);
-const FORMAT = /^(mkfs(\..+)?|mke2fs|mkswap|mkntfs|mkdosfs|wipefs|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|blkdiscard|shred)$/;
+const FORMAT =
+  /^(mkfs(\..+)?|mke2fs|mkswap|mkntfs|mkdosfs|wipefs|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|blkdiscard|shred)$/;
 const POWER = new Set(["shutdown", "reboot", "halt", "poweroff", "telinit"]);
 const KILLERS = new Set(["kill", "pkill", "killall", "killall5", "skill", "slay"]);
 /** Programs that run their argument words (or one string) as a command. */
@@ -254,11 +255,12 @@ function gitDanger(args: readonly string[]): Danger | undefined {
   const cluster = (letters: RegExp) => rest.some((r) => letters.test(shortFlags(r)));
   switch (sub) {
     case "push": {
-      const force = rest.some((r) =>
-        r === "--force" || r.startsWith("--force-with-lease") || r === "--force-if-includes" ||
-        r === "--mirror" || r === "--delete" || r === "--prune" ||
-        (!r.startsWith("-") && (r.startsWith("+") || r.startsWith(":")))
-      ) || cluster(/[fd]/);
+      const force =
+        rest.some((r) =>
+          r === "--force" || r.startsWith("--force-with-lease") || r === "--force-if-includes" ||
+          r === "--mirror" || r === "--delete" || r === "--prune" ||
+          (!r.startsWith("-") && (r.startsWith("+") || r.startsWith(":")))
+        ) || cluster(/[fd]/);
       return force ? { rule: "git-force-push", detail } : undefined;
     }
     case "reset":
@@ -291,7 +293,9 @@ function gitDanger(args: readonly string[]): Danger | undefined {
         ? { rule: "git-history-loss", detail }
         : undefined;
     case "gc":
-      return rest.some((r) => r.startsWith("--prune")) ? { rule: "git-history-loss", detail } : undefined;
+      return rest.some((r) => r.startsWith("--prune"))
+        ? { rule: "git-history-loss", detail }
+        : undefined;
   }
   return undefined;
 }
@@ -498,7 +502,9 @@ export function classifyCommand(command: string, allow: readonly string[]): Comm
   if (blocking.length > 0) {
     return { decision: "unlisted", reason: `the command uses ${blocking.sort().join(", ")}` };
   }
-  if (p.segments.length === 0) return { decision: "unlisted", reason: "the prompt shows no command" };
+  if (p.segments.length === 0) {
+    return { decision: "unlisted", reason: "the prompt shows no command" };
+  }
   const matched: string[] = [];
   for (const seg of p.segments) {
     if (!JOINS.has(seg.joinedBy)) {

@@ -125,7 +125,9 @@ export function planPane(
   s: DriveSettings,
 ): PanePlan {
   if (v.cli_unavailable !== null) {
-    if (pane.role === "orchestrator") return { kind: "confirm-unavailable", line: v.cli_unavailable };
+    if (pane.role === "orchestrator") {
+      return { kind: "confirm-unavailable", line: v.cli_unavailable };
+    }
     return {
       kind: "escalate",
       reason: "cli-unavailable",
@@ -206,7 +208,9 @@ export function planPane(
         reason: "input-stuck",
         key: `${pane.id}\u001finput-stuck\u001f${typed}`,
         text: typed,
-        message: `typed input "${oneLine(typed, 80)}" is still unsent after one Enter; not pressing again`,
+        message: `typed input "${
+          oneLine(typed, 80)
+        }" is still unsent after one Enter; not pressing again`,
       };
     }
     return { kind: "submit", text: typed };

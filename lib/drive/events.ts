@@ -63,7 +63,13 @@ export function makeEvent(
   pane?: PaneRef,
   extra: Partial<DriveEvent> = {},
 ): DriveEvent {
-  const e: DriveEvent = { schema: EVENT_SCHEMA, ts: new Date(now).toISOString(), session, event, message };
+  const e: DriveEvent = {
+    schema: EVENT_SCHEMA,
+    ts: new Date(now).toISOString(),
+    session,
+    event,
+    message,
+  };
   if (pane) {
     e.pane = pane.id;
     e.target = pane.target;
@@ -75,9 +81,11 @@ export function makeEvent(
 
 /** Escape control characters so a screen's text cannot drive the reader's terminal. */
 function printable(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
 }
 
 /** `2026-11-30T14:00:00Z agents escalated %3 agents:0.1 (claude): …` */

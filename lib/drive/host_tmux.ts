@@ -41,7 +41,9 @@ export function asSessionGone(e: unknown, session: string, server: TmuxServer): 
   if (e.code === "TARGET_NOT_FOUND" && /no tmux session named/.test(e.message)) {
     return new DroverError(
       "SESSION_GONE",
-      `tmux session "${session}" no longer exists on ${describeServer(server)}; nothing left to drive`,
+      `tmux session "${session}" no longer exists on ${
+        describeServer(server)
+      }; nothing left to drive`,
       { details: { session } },
     );
   }
@@ -82,7 +84,9 @@ export class TmuxDriveHost implements DriveHost {
     const keyOf = (p: PaneInfo) => `${p.pid}\u001f${p.currentCommand}\u001f${p.droverCli}`;
     const stale = panes.filter((p) => this.ids.get(p.id)?.key !== keyOf(p));
     if (stale.length > 0) {
-      const procs = stale.some((p) => p.droverCli.trim() === "") ? await readProcTable() : undefined;
+      const procs = stale.some((p) => p.droverCli.trim() === "")
+        ? await readProcTable()
+        : undefined;
       for (const p of stale) {
         this.ids.set(p.id, {
           key: keyOf(p),

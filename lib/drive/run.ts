@@ -56,7 +56,10 @@ export interface DriveHost {
    * The §6 gate. `accept` re-checks each capture the gate judges: a capture it rejects must be
    * treated as "no live prompt" so nothing is sent.
    */
-  approve(pane: HostPane, accept: (v: { command: string | null }) => boolean): Promise<ApproveResult>;
+  approve(
+    pane: HostPane,
+    accept: (v: { command: string | null }) => boolean,
+  ): Promise<ApproveResult>;
   /** Run --on-escalate; resolves to a warning text when it failed. */
   hook(cmd: string, e: DriveEvent): Promise<string | undefined>;
   /** Wait; resolves early (and clears its timer) when `signal` aborts. */
@@ -140,16 +143,24 @@ export class DriveLoop {
     return true;
   }
 
+  private lastSaved = "";
+
   private async save(livePanes?: Set<string>): Promise<void> {
     const now = this.host.now();
     pruneState(this.state, now, this.opts.settings.dedupWindowMs, livePanes);
+    // A quiet tick changes nothing worth a disk write (the loop may tick every few seconds).
+    const content = JSON.stringify({ ...this.state, updatedAt: 0 });
+    if (content === this.lastSaved) return;
     this.state.updatedAt = now;
     try {
       await saveState(this.opts.statePath, this.state);
+      this.lastSaved = content;
     } catch (e) {
       await this.emit(
         "warning",
-        `cannot write state file ${this.opts.statePath}: ${e instanceof Error ? e.message : String(e)}`,
+        `cannot write state file ${this.opts.statePath}: ${
+          e instanceof Error ? e.message : String(e)
+        }`,
       );
     }
   }
@@ -199,9 +210,8 @@ export class DriveLoop {
         await this.host.sleep(this.opts.confirmMs);
         const again = await this.host.lookOne(pane);
         if (!again || again.cli_unavailable === null) return undefined;
-        const message = `the orchestrator's ${ref.cli} CLI cannot serve (seen on two captures): ${
-          again.cli_unavailable.trim()
-        }`;
+        const message =
+          `the orchestrator's ${ref.cli} CLI cannot serve (seen on two captures): ${again.cli_unavailable.trim()}`;
         await this.emit("orchestrator-unavailable", message, ref, { text: again.cli_unavailable });
         await this.escalate(ref, {
           kind: "escalate",
@@ -210,7 +220,11 @@ export class DriveLoop {
           text: again.cli_unavailable,
           message,
         }, true);
-        return this.outcome("orchestrator-unavailable", DRIVE_EXIT.orchestratorUnavailable, message);
+        return this.outcome(
+          "orchestrator-unavailable",
+          DRIVE_EXIT.orchestratorUnavailable,
+          message,
+        );
       }
       case "submit": {
         const fresh = await this.host.lookOne(pane);
@@ -289,7 +303,9 @@ export class DriveLoop {
           await this.emit(
             "nudge-sent",
             `nudged the orchestrator${
-              result.recoveries ? ` after ${result.recoveries} recover${result.recoveries > 1 ? "ies" : "y"}` : ""
+              result.recoveries
+                ? ` after ${result.recoveries} recover${result.recoveries > 1 ? "ies" : "y"}`
+                : ""
             }: "${clip(plan.text)}"`,
             ref,
             { text: plan.text, detail: { recoveries: result.recoveries } },
@@ -306,7 +322,8 @@ export class DriveLoop {
           reason: "nudge-wedged",
           key: `${ref.id}\u001fnudge-wedged`,
           text: plan.text,
-          message: `nudge-wedged: the nudge stayed in the input box after ${result.recoveries} recoveries (C-u, retype)`,
+          message:
+            `nudge-wedged: the nudge stayed in the input box after ${result.recoveries} recoveries (C-u, retype)`,
         });
         return undefined;
       }
@@ -327,7 +344,9 @@ export class DriveLoop {
   async run(): Promise<DriveOutcome> {
     await this.emit(
       "drive-started",
-      `driving session ${this.opts.session} (${this.opts.once ? "once" : `every ${this.opts.intervalMs} ms`}, approve ${this.opts.settings.approve})`,
+      `driving session ${this.opts.session} (${
+        this.opts.once ? "once" : `every ${this.opts.intervalMs} ms`
+      }, approve ${this.opts.settings.approve})`,
       undefined,
       { detail: { approve: this.opts.settings.approve, once: this.opts.once } },
     );

@@ -228,7 +228,7 @@ export function parseShell(src: string): ParsedShell {
       features.add("expansion");
       dyn = true;
       let j = i + 1;
-      if (/[A-Za-z_]/.test(n)) while (j < src.length && /[A-Za-z0-9_]/.test(src[j])) j++;
+      if (/[A-Za-z_]/.test(n)) { while (j < src.length && /[A-Za-z0-9_]/.test(src[j])) j++; }
       else j++;
       word += src.slice(i, j);
       return j;
@@ -461,7 +461,9 @@ export function parseShell(src: string): ParsedShell {
     if (first !== undefined && RESERVED.has(first)) features.add("compound");
     if (s.words.some((w, k) => s.glob[k] && GLOB.test(w))) features.add("glob");
   }
-  return error === undefined ? { segments, nested, features } : { segments, nested, features, error };
+  return error === undefined
+    ? { segments, nested, features }
+    : { segments, nested, features, error };
 }
 
 /** True for NAME=value (an assignment word, before the command name). */

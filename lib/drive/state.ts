@@ -84,7 +84,11 @@ export interface LoadedState {
 }
 
 /** Read the state file; never throws. A damaged file is renamed to <file>.corrupt-<time>. */
-export async function loadState(path: string, session: string, now = Date.now()): Promise<LoadedState> {
+export async function loadState(
+  path: string,
+  session: string,
+  now = Date.now(),
+): Promise<LoadedState> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -92,7 +96,9 @@ export async function loadState(path: string, session: string, now = Date.now())
     if (e instanceof Deno.errors.NotFound) return { state: freshState(session) };
     return {
       state: freshState(session),
-      warning: `cannot read state file ${path} (${e instanceof Error ? e.message : String(e)}); starting fresh`,
+      warning: `cannot read state file ${path} (${
+        e instanceof Error ? e.message : String(e)
+      }); starting fresh`,
     };
   }
   const parsed = parseState(text, session);
@@ -112,7 +118,12 @@ export async function loadState(path: string, session: string, now = Date.now())
 }
 
 /** Forget what can no longer matter, so the file does not grow without bound. */
-export function pruneState(st: DriveState, now: number, dedupWindowMs: number, livePanes?: Set<string>): void {
+export function pruneState(
+  st: DriveState,
+  now: number,
+  dedupWindowMs: number,
+  livePanes?: Set<string>,
+): void {
   for (const [k, at] of Object.entries(st.dedup)) {
     if (now - at >= dedupWindowMs || at > now + 60_000) delete st.dedup[k];
   }

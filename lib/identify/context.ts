@@ -29,7 +29,10 @@ export async function inventory(
   config: Config,
   opts: InventoryOptions = {},
 ): Promise<PaneView[]> {
-  const panes = await listPanes(server, opts.session === undefined ? {} : { session: opts.session });
+  const panes = await listPanes(
+    server,
+    opts.session === undefined ? {} : { session: opts.session },
+  );
   const needProcs = panes.some((p) => p.droverCli.trim() === "");
   const procs = needProcs ? await readProcTable() : undefined;
   const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);

@@ -44,28 +44,44 @@ export const KNOWN_CLIS: { name: string; executables: string[]; packages: string
 
 export const FALLBACK_CLI = "claude";
 
-const INTERPRETERS = new Set(["node", "nodejs", "bun", "deno", "npx", "tsx"]);
+/** Processes whose first non-flag argument is the program really running (a script, a wrapper). */
+const INTERPRETERS = new Set([
+  "node",
+  "nodejs",
+  "bun",
+  "deno",
+  "npx",
+  "tsx",
+  "bash",
+  "sh",
+  "dash",
+  "zsh",
+  "python",
+  "python3",
+]);
 
 function basename(p: string): string {
   const i = p.lastIndexOf("/");
   return i >= 0 ? p.slice(i + 1) : p;
 }
 
-/** The names a process may be known by: its executable and, under an interpreter, its script. */
+/**
+ * The names a process may be known by: its executable and, under an interpreter (node, a shell …),
+ * the script it runs — following interpreter chains (`bash /usr/bin/node …/cli.js`).
+ */
 function processNames(p: Proc): { names: string[]; paths: string[] } {
   const names: string[] = [];
-  const paths: string[] = [];
-  const exe = p.argv[0] ?? "";
-  // A login shell shows as "-bash"; a process may set its title with spaces ("claude --x").
-  const exeName = basename(exe).replace(/^-/, "").split(" ")[0];
-  names.push(exeName);
-  paths.push(exe);
-  if (INTERPRETERS.has(exeName)) {
-    const script = p.argv.slice(1).find((a) => !a.startsWith("-"));
-    if (script) {
-      names.push(basename(script));
-      paths.push(script);
-    }
+  // Paths only: an argument with whitespace is data (a prompt), not a program.
+  const paths = p.argv.filter((a) => a.includes("/") && !/\s/.test(a));
+  let i = 0;
+  for (let hops = 0; hops < 4 && i < p.argv.length; hops++) {
+    // A login shell shows as "-bash"; a process may set its title with spaces ("claude --x").
+    const name = basename(p.argv[i]).replace(/^-/, "").split(" ")[0];
+    names.push(name);
+    if (!INTERPRETERS.has(name)) break;
+    let j = i + 1;
+    while (j < p.argv.length && p.argv[j].startsWith("-")) j++;
+    i = j;
   }
   return { names, paths };
 }

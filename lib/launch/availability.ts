@@ -149,7 +149,7 @@ export async function probeAvailability(
     }
   }
   if (ask.length > 0) {
-    const answers = await runProbe(ask, opts.shell, opts.timeoutMs ?? 10_000);
+    const answers = await runProbe(ask, opts.shell, opts.timeoutMs ?? 20_000);
     for (const c of ask) {
       const a = answers?.get(c);
       if (a && a.status !== "unknown") {

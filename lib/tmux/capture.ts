@@ -107,7 +107,10 @@ export async function capturePane(
   const m = await capturePanes(server, [paneId], opts);
   const c = m.get(paneId);
   if (!c) {
-    throw new DroverError("TARGET_NOT_FOUND", `pane ${paneId} no longer exists on this tmux server`);
+    throw new DroverError(
+      "TARGET_NOT_FOUND",
+      `pane ${paneId} no longer exists on this tmux server`,
+    );
   }
   return c;
 }

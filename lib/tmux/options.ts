@@ -22,7 +22,10 @@ export async function getPaneOption(
   });
   if (r.code !== 0) {
     if (isMissingTarget(r.stderr)) {
-      throw new DroverError("TARGET_NOT_FOUND", `pane ${paneId} no longer exists on this tmux server`);
+      throw new DroverError(
+        "TARGET_NOT_FOUND",
+        `pane ${paneId} no longer exists on this tmux server`,
+      );
     }
     await tmux(server, ["show-options", "-p", "-q", "-v", "-t", paneId, name]);
   }
@@ -42,7 +45,10 @@ export async function setPaneOption(
   });
   if (r.code !== 0) {
     if (isMissingTarget(r.stderr)) {
-      throw new DroverError("TARGET_NOT_FOUND", `pane ${paneId} no longer exists on this tmux server`);
+      throw new DroverError(
+        "TARGET_NOT_FOUND",
+        `pane ${paneId} no longer exists on this tmux server`,
+      );
     }
     await tmux(server, ["set-option", "-p", "-t", paneId, name, value]);
   }

@@ -6,7 +6,10 @@ async function sendKeysRaw(server: TmuxServer, paneId: string, args: string[]): 
   const r = await tmux(server, ["send-keys", "-t", paneId, ...args], { allowFailure: true });
   if (r.code === 0) return;
   if (isMissingTarget(r.stderr)) {
-    throw new DroverError("TARGET_NOT_FOUND", `pane ${paneId} no longer exists on this tmux server`);
+    throw new DroverError(
+      "TARGET_NOT_FOUND",
+      `pane ${paneId} no longer exists on this tmux server`,
+    );
   }
   await tmux(server, ["send-keys", "-t", paneId, ...args]);
 }

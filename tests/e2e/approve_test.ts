@@ -47,7 +47,9 @@ async function rig(
   opts: { orchestratorScreen?: ManifestScreen; answered?: ManifestScreen | null } = {},
 ): Promise<Rig> {
   const srv = await startTestServer();
-  const orchScreen = await loadScreen((opts.orchestratorScreen ?? need(/^ready$/, screen.size)).rel);
+  const orchScreen = await loadScreen(
+    (opts.orchestratorScreen ?? need(/^ready$/, screen.size)).rel,
+  );
   const orch = await startReplay(srv, orchScreen, { session: "agents" });
   const agent = await startReplay(srv, await loadScreen(screen.rel), {
     session: "agents",
@@ -57,7 +59,9 @@ async function rig(
     await srv.tmux("set-option", "-p", "-t", p.paneId, "@drover-cli", "claude");
   }
   // A CLI answers the digit at once: the double shows the answered screen when "1" arrives.
-  const answered = opts.answered === undefined ? need(/^bash-answered$/, screen.size) : opts.answered;
+  const answered = opts.answered === undefined
+    ? need(/^bash-answered$/, screen.size)
+    : opts.answered;
   if (answered) await agent.onKey("1", await loadScreen(answered.rel));
   const runtime = await Deno.makeTempDir({ prefix: "drover-rt-" });
   return {

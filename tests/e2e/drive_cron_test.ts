@@ -96,10 +96,14 @@ Deno.test("cron: the docs/cron.md crontab line runs one tick under env -i (no TM
   const orch = await startReplay(srv, await loadScreen(`claude-code/2.1.197/ready@${size}`), {
     session: "agents",
   });
-  const typed = await startReplay(srv, await loadScreen(`claude-code/2.1.197/pasted-text@${size}`), {
-    session: "agents",
-    newWindow: true,
-  });
+  const typed = await startReplay(
+    srv,
+    await loadScreen(`claude-code/2.1.197/pasted-text@${size}`),
+    {
+      session: "agents",
+      newWindow: true,
+    },
+  );
   const prompt = await startReplay(
     srv,
     await loadScreen(`claude-code/2.1.197/bash-prompt-npm@${size}`),

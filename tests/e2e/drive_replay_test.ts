@@ -15,6 +15,13 @@ import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import { acquireLock } from "../../lib/drive/lock.ts";
 import { sessionKey } from "../../lib/drive/options.ts";
 
+/** Entries of a directory (async: lint forbids sync fs calls in async tests). */
+async function names(dir: string): Promise<{ name: string }[]> {
+  const out: { name: string }[] = [];
+  for await (const e of Deno.readDir(dir)) out.push({ name: e.name });
+  return out;
+}
+
 const V = "claude-code/2.1.197";
 const SIZE = "80x24";
 
@@ -196,7 +203,14 @@ Deno.test("drive: prompts outside the allowlist, dangerous ones, and --approve n
   assert.equal(hooked.length, 3);
   assert.ok(hooked.every((e: Loose) => e.schema === "drover.event.v1" && e.reason));
   // A second tick inside the dedup window reports nothing new and still sends nothing.
-  const again = await r.drive(["--once", "--json", "--approve", "allowlist", "--allow", "git push"]);
+  const again = await r.drive([
+    "--once",
+    "--json",
+    "--approve",
+    "allowlist",
+    "--allow",
+    "git push",
+  ]);
   assert.equal(events(again).filter((e) => e.event === "escalated").length, 0, again.stdout);
   // --approve none escalates even an allowlisted command (new window → new key).
   const none = await r.drive([
@@ -292,8 +306,8 @@ Deno.test("drive: a second drive on the same session exits at once with DRIVE_LO
     assert.ok(Date.now() - t0 < 20_000);
     assert.equal(await keysSettle(r.agents[0], 0, 300), "");
     // No state file was written by the loser.
-    const names = [...Deno.readDirSync(r.state)].map((e) => e.name);
-    assert.ok(!names.some((n) => n.endsWith(".state.json")), names.join(","));
+    const listed = (await names(r.state)).map((e) => e.name);
+    assert.ok(!listed.some((n) => n.endsWith(".state.json")), listed.join(","));
   } finally {
     lock.release();
   }
@@ -306,7 +320,18 @@ Deno.test("drive: a concurrent second loop exits 73 while the first keeps runnin
   await using r = await rig(await screen("ready"), []);
   const [exe, pre] = (await import("../helpers/drover.ts")).droverCommand();
   const child = new Deno.Command(exe, {
-    args: [...pre, "-L", r.srv.name, "drive", "--session", "s", "--state", r.state, "--interval", "500ms"],
+    args: [
+      ...pre,
+      "-L",
+      r.srv.name,
+      "drive",
+      "--session",
+      "s",
+      "--state",
+      r.state,
+      "--interval",
+      "500ms",
+    ],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -316,7 +341,7 @@ Deno.test("drive: a concurrent second loop exits 73 while the first keeps runnin
     // Wait for the first loop to hold the lock (its state file appears after the first tick).
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
-      if ([...Deno.readDirSync(r.state)].some((e) => e.name.endsWith(".state.json"))) break;
+      if ((await names(r.state)).some((e) => e.name.endsWith(".state.json"))) break;
       await new Promise((res) => setTimeout(res, 100));
     }
     const second = await r.drive(["--once"]);
@@ -340,7 +365,18 @@ Deno.test("drive: a missing session and a vanished server exit with SESSION_GONE
   assert.match(missing.stderr, /SESSION_GONE.*"nope"/);
   const [exe, pre] = (await import("../helpers/drover.ts")).droverCommand();
   const child = new Deno.Command(exe, {
-    args: [...pre, "-L", r.srv.name, "drive", "--session", "s", "--state", r.state, "--interval", "200ms"],
+    args: [
+      ...pre,
+      "-L",
+      r.srv.name,
+      "drive",
+      "--session",
+      "s",
+      "--state",
+      r.state,
+      "--interval",
+      "200ms",
+    ],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -348,7 +384,7 @@ Deno.test("drive: a missing session and a vanished server exit with SESSION_GONE
   }).spawn();
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    if ([...Deno.readDirSync(r.state)].some((e) => e.name.endsWith(".state.json"))) break;
+    if ((await names(r.state)).some((e) => e.name.endsWith(".state.json"))) break;
     await new Promise((res) => setTimeout(res, 100));
   }
   await r.srv.tmux("kill-server").catch(() => "");
@@ -370,7 +406,7 @@ Deno.test("drive: a corrupt state file is set aside with a warning; the tick sti
   assert.equal(ev.filter((e) => e.event === "input-submitted").length, 1, run.stdout);
   const saved = JSON.parse(await Deno.readTextFile(path));
   assert.equal(saved.session, "s");
-  assert.ok([...Deno.readDirSync(r.state)].some((e) => e.name.includes(".corrupt-")));
+  assert.ok((await names(r.state)).some((e) => e.name.includes(".corrupt-")));
   assert.equal(envelopeOf(run)?.data?.outcome, "once");
 });
 

@@ -47,7 +47,7 @@ Deno.test("launch/read/wait/send/clis outputs validate against docs/schemas", as
   await using agent = await fakeAgent();
   const cache = await Deno.makeTempDir();
   try {
-    const env = { XDG_CACHE_HOME: cache };
+    const env = { XDG_CACHE_HOME: cache, SHELL: "/bin/sh" };
     const l = await droverOn(
       srv,
       agent,
@@ -98,5 +98,85 @@ Deno.test("launch/read/wait/send/clis outputs validate against docs/schemas", as
     check(vs, (await droverOn(srv, agent, ["clis", "list", "--no-probe"], { env })).stdout, true);
   } finally {
     await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("detect/panes/capture/approve/drive/profile/config outputs and drive events validate too", async () => {
+  const vs = await validators();
+  const fixtures = `${REPO_ROOT}tests/fixtures/claude-code/2.1.197/`;
+  const screens: string[] = [];
+  for await (const e of Deno.readDir(fixtures)) {
+    if (e.name.endsWith(".txt") && !e.name.endsWith(".ansi.txt")) screens.push(e.name);
+  }
+  screens.sort();
+  assert.ok(screens.length > 0, "no recorded Claude Code screens to run detect on");
+  // A spread of states, not all of them: each is one drover process.
+  const pick = screens.filter((_, i) => i % Math.ceil(screens.length / 6) === 0);
+  await using srv = await startTestServer();
+  for (const s of pick) {
+    check(
+      vs,
+      (await droverOn(srv, undefined, ["detect", "--cli", "claude", fixtures + s])).stdout,
+      true,
+    );
+  }
+  const prompt = screens.find((s) => s.startsWith("bash-prompt@120x40")) ?? pick[0]!;
+  await srv.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "holder:",
+    `printf '%s' "$(cat '${fixtures}${prompt}')"; sleep 100000`,
+  );
+  await srv.waitFor("holder:1.0", (t) => t.trim() !== "");
+  const state = await Deno.makeTempDir();
+  try {
+    check(vs, (await droverOn(srv, undefined, ["panes"])).stdout, true);
+    check(vs, (await droverOn(srv, undefined, ["panes", "--session", "nope"])).stdout, false);
+    check(
+      vs,
+      (await droverOn(srv, undefined, ["capture", "holder:1.0", "--lines", "5"])).stdout,
+      true,
+    );
+    check(
+      vs,
+      (await droverOn(srv, undefined, ["approve", "holder:1.0", "--dry-run"])).stdout,
+      true,
+    );
+    check(
+      vs,
+      (await droverOn(srv, undefined, ["approve", "holder:0.0", "--dry-run"])).stdout,
+      true,
+    );
+    const events = `${state}/events.jsonl`;
+    const d = await droverOn(srv, undefined, [
+      "drive",
+      "--session",
+      "holder",
+      "--once",
+      "--events",
+      events,
+      "--state",
+      state,
+    ]);
+    const last = d.stdout.trim().split("\n").at(-1)!;
+    check(vs, last);
+    const lines = (await Deno.readTextFile(events)).trim().split("\n");
+    assert.ok(lines.length >= 2, "drive --once wrote no events");
+    const ev = vs.get("drover.event.v1")!;
+    for (const line of lines) assert.equal(ev(JSON.parse(line)), null, line);
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
+  for (
+    const args of [
+      ["config", "check"],
+      ["profile", "list"],
+      ["profile", "show", "claude"],
+      ["__prompt-profile", "--format", "json"],
+      ["sweep-script"],
+    ]
+  ) {
+    check(vs, (await droverOn(srv, undefined, args)).stdout, true);
   }
 });

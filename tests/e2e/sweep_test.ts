@@ -36,7 +36,8 @@ const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 /** A drover executable for sweep.sh: DROVER_BIN, else a wrapper around `deno run main.ts`. */
 async function droverExe(dir: string): Promise<string> {
   const [exe, pre] = droverCommand();
-  const path = `${dir}/drover`;
+  await Deno.mkdir(`${dir}/drover-bin`, { recursive: true });
+  const path = `${dir}/drover-bin/drover`;
   await Deno.writeTextFile(path, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
   await Deno.chmod(path, 0o755);
   return path;
@@ -87,9 +88,9 @@ Deno.test("parity: sweep.sh classify and the binary agree on every recorded scre
     const stub = `${tmp}/drover-stub`;
     await Deno.writeTextFile(
       stub,
-      `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${q(`${tmp}/profile.tsv`)};; esac\nexec ${
-        q(real)
-      } "$@"\n`,
+      `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${
+        q(`${tmp}/profile.tsv`)
+      };; esac\nexec ${q(real)} "$@"\n`,
     );
     await Deno.chmod(stub, 0o755);
     const profile = resolveProfile("claude", EMPTY_CONFIG);
@@ -214,7 +215,10 @@ Deno.test("sweep.sh detect-stuck reports stuck shapes once per dedup window", as
   assert.match(first.stdout, new RegExp(`^stuck: ${r.agent.paneId} paste-buffer \\(`, "m"));
   assert.match(first.stdout, new RegExp(`^not-stuck: ${r.orch.paneId}$`, "m"));
   const second = await r.run(["--session", "agents", "detect-stuck"]);
-  assert.match(second.stdout, new RegExp(`^stuck: ${r.agent.paneId} paste-buffer \\(deduped\\)$`, "m"));
+  assert.match(
+    second.stdout,
+    new RegExp(`^stuck: ${r.agent.paneId} paste-buffer \\(deduped\\)$`, "m"),
+  );
   // A live prompt counts once it has been seen for the threshold.
   await r.agent.show(await loadScreen(need(/^bash-prompt$/).rel));
   const seen = await r.run(["--session", "agents", "detect-stuck"], {
@@ -230,12 +234,18 @@ Deno.test("sweep.sh stuck-eval reads stdin: unavailable, stream error, bloat thr
     const env = { DROVER: await droverExe(tmp), SWEEP_STATE_DIR: tmp };
     const credit = pick(SCREENS, /^credit-400$/, { size: "120x40" });
     if (credit) {
-      const r = await sweep(["stuck-eval", "agent-a"], { stdin: await plainFixture(credit.rel), env });
+      const r = await sweep(["stuck-eval", "agent-a"], {
+        stdin: await plainFixture(credit.rel),
+        env,
+      });
       assert.match(r.stdout, /^stuck: agent-a cli-unavailable \(/m, r.stderr);
     }
     const retry = pick(SCREENS, /^api-retrying$/, { size: "120x40" });
     if (retry) {
-      const r = await sweep(["stuck-eval", "agent-b"], { stdin: await plainFixture(retry.rel), env });
+      const r = await sweep(["stuck-eval", "agent-b"], {
+        stdin: await plainFixture(retry.rel),
+        env,
+      });
       assert.match(r.stdout, /^stuck: agent-b stream-error \(/m, r.stderr);
     }
     const full = pick(SCREENS, /^context-nearly-full$/, { size: "120x40" });
@@ -318,7 +328,7 @@ Deno.test("sweep.sh works with no python on PATH", async () => {
   });
   try {
     // Only the tools the script needs: bash, tmux and coreutils — no python anywhere.
-    const bin = `${tmp}/bin`;
+    const bin = `${tmp}/tools`;
     await Deno.mkdir(bin);
     const tools = [
       "bash",
@@ -335,11 +345,15 @@ Deno.test("sweep.sh works with no python on PATH", async () => {
       "sort",
       "cksum",
       "sleep",
+      "mktemp",
       "sed",
       "sh",
     ];
     for (const t of tools) {
-      const which = await new Deno.Command("sh", { args: ["-c", `command -v ${t}`], stdout: "piped" })
+      const which = await new Deno.Command("sh", {
+        args: ["-c", `command -v ${t}`],
+        stdout: "piped",
+      })
         .output();
       const path = new TextDecoder().decode(which.stdout).trim();
       if (path) await Deno.symlink(path, `${bin}/${t}`);
@@ -374,7 +388,11 @@ Deno.test("sweep.sh works with no python on PATH", async () => {
     });
     assert.equal(stuck.code, 0, stuck.stderr);
     assert.match(stuck.stdout, /not-stuck/);
-    const approve = await sweep(["-L", srv.name, "approve", "agents:1.0"], { env, clearEnv: true, bash: `${bin}/bash` });
+    const approve = await sweep(["-L", srv.name, "approve", "agents:1.0"], {
+      env,
+      clearEnv: true,
+      bash: `${bin}/bash`,
+    });
     assert.equal(approve.code, 17, approve.stdout + approve.stderr);
     assert.equal(await agent2.keys(), "1\r", "one digit, one Enter, no retry");
     assert.equal(await agent.keys(), "");

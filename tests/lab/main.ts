@@ -106,9 +106,8 @@ async function main(): Promise<number> {
     }s`,
   );
   for (const f of failed) {
-    console.log(
-      `  FAIL ${f.suite}/${f.scenario}@${f.size}: ${(f.error ?? "screen mismatch").split("\n")[0]}`,
-    );
+    const why = f.error ? f.error.split("\n")[0] : f.reasons.join(" | ");
+    console.log(`  FAIL ${f.suite}/${f.scenario}@${f.size}: ${why}`);
   }
   if (runs === 0) {
     console.log("lab: nothing ran (check --only / --size)");

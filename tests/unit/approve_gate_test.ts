@@ -48,7 +48,9 @@ Deno.test("gate: un-numbered choice row → Enter only when the first choice is 
 });
 
 Deno.test("gate: every refusal has its own exit code", () => {
-  const codes = Object.entries(APPROVE_EXIT).filter(([k]) => k !== "approved" && k !== "would-approve")
+  const codes = Object.entries(APPROVE_EXIT).filter(([k]) =>
+    k !== "approved" && k !== "would-approve"
+  )
     .map(([, c]) => c);
   assert.equal(new Set(codes).size, codes.length);
   assert.ok(codes.every((c) => c >= 10 && c < 20));

@@ -8,7 +8,18 @@ import {
 } from "../../lib/drive/danger.ts";
 import { parseShell } from "../../lib/drive/shell_words.ts";
 
-const ALLOW = ["npm test", "git status", "git log", "ls", "cat", "echo", "grep", "cd", "rm", "bash"];
+const ALLOW = [
+  "npm test",
+  "git status",
+  "git log",
+  "ls",
+  "cat",
+  "echo",
+  "grep",
+  "cd",
+  "rm",
+  "bash",
+];
 
 Deno.test("shell words: quotes are removed, operators split segments", () => {
   const p = parseShell(`CI=1 "npm" 'test' -- --grep "a b" && git status; ls | grep x`);
@@ -75,12 +86,12 @@ const DANGEROUS: [string, string][] = [
   ["rm -rf /tmp", "recursive-delete"],
   ["rm -rf /tmp/ok /home", "recursive-delete"],
   ["rm -rf $HOME", "recursive-delete"],
-  ["rm -rf \"$DIR\"/", "recursive-delete"],
+  ['rm -rf "$DIR"/', "recursive-delete"],
   ["/bin/rm -rf /", "recursive-delete"],
   ["\\rm -rf /", "recursive-delete"],
   ["r\\m -rf /", "recursive-delete"],
   ["'r'm -rf /", "recursive-delete"],
-  ["\"rm\" -rf /", "recursive-delete"],
+  ['"rm" -rf /', "recursive-delete"],
   ["command rm -rf /", "recursive-delete"],
   ["env rm -rf /", "recursive-delete"],
   ["env -i PATH=/bin rm -rf /", "recursive-delete"],
@@ -271,8 +282,35 @@ Deno.test("allowlist: an empty allowlist allows nothing", () => {
 });
 
 Deno.test("danger: random and hostile text never throws", () => {
-  const alphabet = ["a", " ", "'", '"', "`", "$", "(", ")", "{", "}", "|", "&", ";", "<", ">", "\\",
-    "\n", "-", "rm", "-rf", "/", "\u0000", "é", "#", "*", "~", "="];
+  const alphabet = [
+    "a",
+    " ",
+    "'",
+    '"',
+    "`",
+    "$",
+    "(",
+    ")",
+    "{",
+    "}",
+    "|",
+    "&",
+    ";",
+    "<",
+    ">",
+    "\\",
+    "\n",
+    "-",
+    "rm",
+    "-rf",
+    "/",
+    "\u0000",
+    "é",
+    "#",
+    "*",
+    "~",
+    "=",
+  ];
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let n = 0; n < 3000; n++) {

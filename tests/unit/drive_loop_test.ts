@@ -29,6 +29,13 @@ import {
 import { freshState, loadState, parseState, saveState, shouldEmit } from "../../lib/drive/state.ts";
 import { DroverError } from "../../lib/errors.ts";
 
+/** Entries of a directory (async: lint forbids sync fs calls in async tests). */
+async function names(dir: string): Promise<{ name: string }[]> {
+  const out: { name: string }[] = [];
+  for await (const e of Deno.readDir(dir)) out.push({ name: e.name });
+  return out;
+}
+
 const IDLE: DriveVerdicts = {
   state: "idle",
   live_prompt: false,
@@ -77,7 +84,10 @@ Deno.test("decide: permission prompts — allowlist, danger, none, orchestrator,
   assert.equal(verdict(AGENT, PROMPT("npm test && rm -rf /")), "danger:recursive-delete");
   assert.equal(verdict(AGENT, PROMPT("npm run build")), "not-allowlisted");
   assert.equal(verdict(AGENT, PROMPT(null, "notes.txt")), "not-allowlisted");
-  assert.equal(verdict(AGENT, PROMPT("npm test"), { ...SETTINGS, approve: "none" }), "approve-none");
+  assert.equal(
+    verdict(AGENT, PROMPT("npm test"), { ...SETTINGS, approve: "none" }),
+    "approve-none",
+  );
   assert.equal(verdict(ORCH, PROMPT("npm test")), "orchestrator");
   // A live dialog is escalated as a dialog.
   const d = planPane(AGENT, v({ state: "dialog", live_prompt: true }), st, 0, SETTINGS);
@@ -91,7 +101,10 @@ Deno.test("decide: stranded input → one submit; the same text after our Enter 
   assert.equal(strandedText(v({ input_box: "x", mid_response: true })), null);
   assert.equal(strandedText(v({ input_box: "x", live_prompt: true })), null);
   assert.equal(strandedText(v({ input_box: "   " })), null);
-  assert.deepEqual(planPane(AGENT, typed, st, 0, SETTINGS), { kind: "submit", text: "fix the tests" });
+  assert.deepEqual(planPane(AGENT, typed, st, 0, SETTINGS), {
+    kind: "submit",
+    text: "fix the tests",
+  });
   st.panes[AGENT.id] = { submitted: { text: "fix the tests", at: 0 } };
   observe(st, AGENT, typed, 1);
   const p = planPane(AGENT, typed, st, 1, SETTINGS);
@@ -150,7 +163,7 @@ Deno.test("state: round trip, validation, dedup windows, pruning", async () => {
     const back = await loadState(path, "s");
     assert.equal(back.warning, undefined);
     assert.deepEqual(back.state, st);
-    assert.ok(![...Deno.readDirSync(dir)].some((e) => e.name.includes(".tmp-")));
+    assert.ok(!(await names(dir)).some((e) => e.name.includes(".tmp-")));
     assert.match(parseState("[]", "s") as string, /not a JSON object/);
     assert.match(parseState('{"version":9}', "s") as string, /version/);
     assert.match(parseState(JSON.stringify(freshState("t")), "s") as string, /session/);
@@ -170,13 +183,15 @@ Deno.test("state: corrupt or unreadable files warn and start fresh, never throw"
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/st.json`;
-    for (const junk of ["", "{", "null", "\u0000\u0001", '{"version":1,"session":"s","dedup":[]}x']) {
+    for (
+      const junk of ["", "{", "null", "\u0000\u0001", '{"version":1,"session":"s","dedup":[]}x']
+    ) {
       await Deno.writeTextFile(path, junk);
       const r = await loadState(path, "s", 42);
       assert.ok(r.warning, JSON.stringify(junk));
       assert.deepEqual(r.state, freshState("s"));
     }
-    assert.ok([...Deno.readDirSync(dir)].some((e) => e.name === "st.json.corrupt-42"));
+    assert.ok((await names(dir)).some((e) => e.name === "st.json.corrupt-42"));
     // a directory where the file should be: unreadable, still no throw
     await Deno.mkdir(`${dir}/d.json`);
     const r = await loadState(`${dir}/d.json`, "s");
@@ -309,6 +324,7 @@ Deno.test("events: JSON lines carry the schema; human lines are one printable li
   assert.ok(!json.includes("\n") && !json.includes("\u2028"));
   assert.equal(JSON.parse(json).schema, "drover.event.v1");
   const h = humanLine(e);
+  // deno-lint-ignore no-control-regex
   assert.ok(!/[\u0000-\u001f]/.test(h), h);
   assert.match(h, /^1970-01-01T00:00:00Z s escalated %1 s:1\.0 \(claude\): bad/);
 });
@@ -391,17 +407,22 @@ const hp = (ref: PaneRef): HostPane => ({ ref, settleMs: 10 });
 async function loopWith(host: FakeHost, over: Partial<DriveSettings> = {}, maxTicks = 1) {
   const dir = await Deno.makeTempDir();
   const events: DriveEvent[] = [];
-  const loop = new DriveLoop(host, {
-    session: "s",
-    once: maxTicks === 1,
-    intervalMs: 15_000,
-    settings: { ...SETTINGS, ...over },
-    confirmMs: 1000,
-    verifyMs: 100,
-    onEscalate: "true",
-    statePath: `${dir}/state.json`,
-    maxTicks,
-  }, freshState("s"), (e) => void events.push(e));
+  const loop = new DriveLoop(
+    host,
+    {
+      session: "s",
+      once: maxTicks === 1,
+      intervalMs: 15_000,
+      settings: { ...SETTINGS, ...over },
+      confirmMs: 1000,
+      verifyMs: 100,
+      onEscalate: "true",
+      statePath: `${dir}/state.json`,
+      maxTicks,
+    },
+    freshState("s"),
+    (e) => void events.push(e),
+  );
   try {
     const out = await loop.run();
     return { out, events, state: JSON.parse(await Deno.readTextFile(`${dir}/state.json`)) };
@@ -437,7 +458,10 @@ Deno.test("loop: orchestrator unavailable on one capture only → no exit, the t
 
 Deno.test("loop: a coding pane's unavailable CLI is escalated once per window; the loop goes on", async () => {
   const down = v({ state: "unavailable", cli_unavailable: "Credit balance is too low" });
-  const host = new FakeHost([hp(ORCH), hp(AGENT)], new Map([[ORCH.id, [IDLE]], [AGENT.id, [down]]]));
+  const host = new FakeHost(
+    [hp(ORCH), hp(AGENT)],
+    new Map([[ORCH.id, [IDLE]], [AGENT.id, [down]]]),
+  );
   const { out, events } = await loopWith(host, { dedupWindowMs: 60_000 }, 6);
   assert.equal(out.exitCode, 0);
   assert.equal(out.ticks, 6);
@@ -450,7 +474,10 @@ Deno.test("loop: a coding pane's unavailable CLI is escalated once per window; t
 });
 
 Deno.test("loop: allowlisted prompt approved via the gate; changed prompt is not", async () => {
-  const host = new FakeHost([hp(ORCH), hp(AGENT)], new Map([[ORCH.id, [IDLE]], [AGENT.id, [PROMPT("npm test")]]]));
+  const host = new FakeHost(
+    [hp(ORCH), hp(AGENT)],
+    new Map([[ORCH.id, [IDLE]], [AGENT.id, [PROMPT("npm test")]]]),
+  );
   const { events } = await loopWith(host);
   assert.deepEqual(host.approvals, [AGENT.id]);
   assert.equal(events.filter((e) => e.event === "approved").length, 1);
@@ -481,16 +508,24 @@ Deno.test("loop: SESSION_GONE ends the run with a drive-stopped event and the er
   const dir = await Deno.makeTempDir();
   const events: DriveEvent[] = [];
   try {
-    const loop = new DriveLoop(host, {
-      session: "s",
-      once: true,
-      intervalMs: 1000,
-      settings: SETTINGS,
-      confirmMs: 1,
-      verifyMs: 1,
-      statePath: `${dir}/x.json`,
-    }, freshState("s"), (e) => void events.push(e));
-    await assert.rejects(() => loop.run(), (e: unknown) => e instanceof DroverError && e.exitCode === 69);
+    const loop = new DriveLoop(
+      host,
+      {
+        session: "s",
+        once: true,
+        intervalMs: 1000,
+        settings: SETTINGS,
+        confirmMs: 1,
+        verifyMs: 1,
+        statePath: `${dir}/x.json`,
+      },
+      freshState("s"),
+      (e) => void events.push(e),
+    );
+    await assert.rejects(
+      () => loop.run(),
+      (e: unknown) => e instanceof DroverError && e.exitCode === 69,
+    );
     assert.equal(events.at(-1)?.event, "drive-stopped");
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -50,7 +50,11 @@ Deno.test("identify: a CLI running under node is found by its script argument", 
     config: {},
     procs: procs([
       [100, 1, ["-bash"]],
-      [200, 100, ["node", "--no-warnings", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js"]],
+      [200, 100, [
+        "node",
+        "--no-warnings",
+        "/usr/lib/node_modules/@google/gemini-cli/dist/index.js",
+      ]],
     ]),
   });
   assert.deepEqual([r.cli, r.source], ["gemini", "process"]);

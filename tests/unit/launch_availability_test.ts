@@ -23,7 +23,7 @@ for (const shell of ["/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"
     try {
       const cache = `${dir}/drover/availability.json`;
       const cmds = ["sh", "definitely-not-a-cli-xyz", "bad name;rm"];
-      const m = await probeAvailability(cmds, { shell, cache, timeoutMs: 15_000 });
+      const m = await probeAvailability(cmds, { shell, cache, timeoutMs: 30_000 });
       assert.equal(m.get("sh")!.status, "available");
       assert.equal(m.get("definitely-not-a-cli-xyz")!.status, "unavailable");
       assert.equal(m.get("bad name;rm")!.status, "unknown");

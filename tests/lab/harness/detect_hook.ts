@@ -58,6 +58,7 @@ export async function loadDetector(): Promise<Detector | undefined> {
       const v = detectMod.detect(
         { plain: screen.plain, styled: screen.styled },
         profiles.get(profile),
+        screen.title === undefined ? undefined : { title: screen.title },
       ) as Verdicts;
       return Promise.resolve(v);
     },

@@ -34,6 +34,8 @@ export interface ManifestScreen {
   defining: string[];
   steps: string[];
   expect?: Record<string, unknown>;
+  /** The pane title at capture time (`#{pane_title}`), for detect(…, { title }). */
+  title?: string;
   /** Free-form remarks shown in PROVENANCE.md (e.g. "CLAUDE_CODE_MAX_RETRIES=2"). */
   notes?: string;
 }
@@ -183,6 +185,8 @@ export function normalise(line: string): string {
     .replace(/drover-[a-z]+-[0-9a-f]{8,}/g, "<tmp>")
     // Spinner glyph + random verb ("✻ Pondering…").
     .replace(SPINNER, "$1<spin>$2<verb>…")
+    // A running tool's bullet blinks (drawn in one frame, blank in the next).
+    .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".
     .replace(/\b\d+h \d+m \d+s\b|\b\d+m \d+s\b/g, "<dur>")
     .replace(/\b\d+(\.\d+)?(ms|s|m|h)\b/g, "<dur>")

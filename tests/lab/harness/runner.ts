@@ -52,6 +52,8 @@ export interface JobResult {
   ok: boolean;
   ms: number;
   error?: string;
+  /** Short reasons for a failure: "fixture differs", "no fixture", "detect mismatch", "error". */
+  reasons: string[];
   screens: Array<
     {
       name: string;
@@ -92,7 +94,6 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
       }
     }
   }
-  jobs.sort((a, b) => Number(!!b.scenario.slow) - Number(!!a.scenario.slow));
   const detector = opts.noDetect ? undefined : await loadDetector();
   if (!opts.noDetect && !detector) {
     log(
@@ -104,14 +105,18 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
 
   const recorded = new Map<LabSuite, Array<{ entry: ManifestScreen; screen: Screen }>>();
   const results: JobResult[] = [];
-  const queue = [...jobs];
-  const workers = Array.from({ length: Math.max(1, opts.jobs ?? 2) }, async () => {
-    while (queue.length) {
-      const job = queue.shift()!;
-      const r = await runJob(job, opts, versions.get(job.suite), detector, recorded, log);
-      results.push(r);
-    }
-  });
+  // Slow scenarios (a full retry cycle: minutes of an idle CLI waiting on backoff) get a lane each, so
+  // they overlap the whole run instead of holding one of the `jobs` slots.
+  const slow = jobs.filter((j) => j.scenario.slow);
+  const queue = jobs.filter((j) => !j.scenario.slow);
+  const run = async (job: Job) =>
+    results.push(await runJob(job, opts, versions.get(job.suite), detector, recorded, log));
+  const workers = [
+    ...slow.map(run),
+    ...Array.from({ length: Math.max(1, opts.jobs ?? 2) }, async () => {
+      while (queue.length) await run(queue.shift()!);
+    }),
+  ];
   await Promise.all(workers);
 
   if (opts.mode === "record") {
@@ -157,6 +162,7 @@ async function runJob(
     ok: true,
     ms: 0,
     screens: [],
+    reasons: [],
   };
   const got: RecordedScreen[] = [];
   const deadline = new AbortController();
@@ -185,6 +191,7 @@ async function runJob(
   } catch (e) {
     result.ok = false;
     result.error = e instanceof Error ? e.message : String(e);
+    result.reasons.push("error");
   } finally {
     clearTimeout(timer);
   }
@@ -212,6 +219,7 @@ async function runJob(
         defining: s.spec.defining,
         steps: s.steps,
         ...(s.spec.expect ? { expect: s.spec.expect } : {}),
+        ...(s.screen.title ? { title: s.screen.title } : {}),
         ...(s.spec.notes ? { notes: s.spec.notes } : {}),
       };
       if (!recorded.has(suite)) recorded.set(suite, []);
@@ -222,12 +230,14 @@ async function runJob(
       if (fx === undefined || !entry) {
         row.compare = "no-fixture";
         result.ok = false;
+        result.reasons.push(`${s.name}: no fixture (run --record)`);
       } else {
         const cmp = compareDefining(fx, s.screen.plain, entry.defining);
         row.compare = cmp.ok ? "same" : "differs";
         if (!cmp.ok) {
           row.diff = cmp.diff;
           result.ok = false;
+          result.reasons.push(`${s.name}: state-defining lines differ from the fixture`);
         }
         if (entry.state !== s.spec.state) {
           row.compare = "differs";
@@ -254,7 +264,10 @@ async function runJob(
         }
       }
       row.detect = problems.length ? `MISMATCH: ${problems.join("; ")}` : "ok";
-      if (problems.length && opts.mode === "check") result.ok = false;
+      if (problems.length && opts.mode === "check") {
+        result.ok = false;
+        result.reasons.push(`${s.name}: detect() ${problems.join("; ")}`);
+      }
     }
     result.screens.push(row);
   }

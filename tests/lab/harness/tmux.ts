@@ -27,6 +27,8 @@ export interface Screen {
   plain: string;
   /** `capture-pane -p -e -J` */
   styled: string;
+  /** `#{pane_title}` at capture time (CLIs put state in it; detect() reads it for the mode). */
+  title?: string;
 }
 
 export type Condition = string | RegExp | Array<string | RegExp> | ((plain: string) => boolean);
@@ -235,11 +237,12 @@ export class LabPane {
   }
 
   async capture(): Promise<Screen> {
-    const [plain, styled] = await Promise.all([
+    const [plain, styled, title] = await Promise.all([
       this.server.tmux("capture-pane", "-p", "-J", "-t", this.id),
       this.server.tmux("capture-pane", "-p", "-e", "-J", "-t", this.id),
+      this.server.tmux("display-message", "-p", "-t", this.id, "#{pane_title}"),
     ]);
-    return { plain, styled };
+    return { plain, styled, title: title.replace(/\n$/, "") };
   }
 
   /** The plain capture only (`capture-pane -p -J`). */

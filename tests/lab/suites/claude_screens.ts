@@ -85,6 +85,8 @@ const bash = (command: string, description: string, text?: string): AnthropicSte
 
 const READY = "? for shortcuts";
 /** Not read-only (so it asks), prints one line (so the answered screen shows output). */
+const LONG_CMD =
+  "find . -name '*.ts' -not -path './node_modules/*' -newer package.json -exec grep -l 'TODO(release)' {} + | sort | tee todo-files.txt";
 const BUILD_CMD = `node -e "console.log('build check ok: 3 files')"`;
 const PROCEED = "Do you want to proceed?";
 
@@ -226,6 +228,51 @@ const scenarios: LabScenario[] = [
     },
   },
   {
+    name: "bash-prompt-long",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [bash(LONG_CMD, "List TypeScript files with release TODOs"), {
+          kind: "text",
+          text: "unused",
+        }],
+      });
+      await submit(ctx, c, "find the release todos");
+      await ctx.screen(c.pane, "bash-prompt-long", {
+        state: "prompt",
+        // Two options only: no broad grant is offered for `find -exec`; wraps at 80 columns.
+        defining: ["Bash command", PROCEED, "1. Yes", "2. No"],
+        expect: { broad_grant_option: null },
+      });
+    },
+  },
+  {
+    name: "bash-prompt-accept-edits",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [bash("npm run build", "Build the project"), { kind: "text", text: "unused" }],
+      });
+      await press(ctx, c, "BTab");
+      await c.pane.waitFor("accept edits on");
+      await submit(ctx, c, "build the project");
+      await ctx.screen(c.pane, "bash-prompt-accept-edits", {
+        state: "prompt",
+        defining: ["npm run build", PROCEED, "1. Yes"],
+        expect: { command: "npm run build" },
+      });
+    },
+  },
+  {
+    name: "model-picker",
+    async run(ctx) {
+      await using c = await claude(ctx);
+      await submit(ctx, c, "/model");
+      await ctx.screen(c.pane, "model-picker", {
+        state: "dialog",
+        defining: ["Select model", "1. Default (recommended)", "Esc to cancel"],
+      });
+    },
+  },
+  {
     name: "write-prompt",
     async run(ctx) {
       await using c = await claude(ctx);
@@ -242,6 +289,11 @@ const scenarios: LabScenario[] = [
         state: "prompt",
         defining: ["Create file", "Do you want to create report.md?", "1. Yes"],
         expect: { file_path: "report.md" },
+      });
+      await press(ctx, c, "1");
+      await ctx.screen(c.pane, "write-answered", {
+        state: "idle",
+        defining: ["Wrote 3 lines to report.md", "Wrote report.md.", READY],
       });
     },
   },
@@ -263,6 +315,11 @@ const scenarios: LabScenario[] = [
         state: "prompt",
         defining: ["Edit file", "Do you want to make this edit to notes.txt?", "1. Yes"],
         expect: { file_path: "notes.txt" },
+      });
+      await press(ctx, c, "1");
+      await ctx.screen(c.pane, "edit-answered", {
+        state: "idle",
+        defining: ["Edited notes.txt.", READY],
       });
     },
   },

@@ -19,7 +19,7 @@ const NARRATION = [
   "1. Yes, proceed (y)",
   "2. Yes, and don't ask again for commands that start with `npm test` (p)",
   "",
-  "It ends with \"Press enter to confirm or esc to cancel\". Nothing is waiting for you now.",
+  'It ends with "Press enter to confirm or esc to cancel". Nothing is waiting for you now.',
 ].join("\n");
 
 const scenarios: LabScenario[] = [
@@ -55,6 +55,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "mode-plan", {
         state: "idle",
         defining: ["Plan mode (shift+tab to cycle)"],
+        expect: { mode: "interactive" },
       });
     },
   },
@@ -88,8 +89,13 @@ const scenarios: LabScenario[] = [
       await submit(ctx, s, "create the marker file");
       await ctx.screen(s.pane, "shell-prompt", {
         state: "prompt",
-        defining: [PROMPT_Q, `$ ${CMD}`, "1. Yes, proceed (y)", "Press enter to confirm or esc to cancel"],
-        expect: { command: CMD, permission_prompt: true, live_prompt: true },
+        defining: [
+          PROMPT_Q,
+          `$ ${CMD}`,
+          "1. Yes, proceed (y)",
+          "Press enter to confirm or esc to cancel",
+        ],
+        expect: { command: CMD, permission_prompt: true, live_prompt: true, broad_grant_option: 2 },
       });
       await press(ctx, s, "1");
       await ctx.screen(s.pane, "shell-approved", {
@@ -165,7 +171,9 @@ const scenarios: LabScenario[] = [
         script: [{ kind: "error", status: 429, error: "rate_limit", times: 1000 }],
       });
       await submit(ctx, s, "summarise the notes");
-      ctx.step("the stand-in answers every request with HTTP 429 rate_limit_exceeded (retry-after 1)");
+      ctx.step(
+        "the stand-in answers every request with HTTP 429 rate_limit_exceeded (retry-after 1)",
+      );
       await ctx.screen(s.pane, "rate-limit-final", {
         state: "idle",
         defining: ["exceeded retry limit, last status: 429", READY],
@@ -183,8 +191,9 @@ const scenarios: LabScenario[] = [
       ctx.step("the stand-in answers every request with HTTP 401 invalid_api_key");
       await ctx.screen(s.pane, "auth-failure", {
         state: "unavailable",
-        defining: ["401 Unauthorized", READY],
-        timeoutMs: 60_000,
+        defining: ["■ unexpected status 401 Unauthorized", READY],
+        until: (p) => p.includes("■ unexpected status 401") && !p.includes("esc to interrupt"),
+        timeoutMs: 90_000,
       });
     },
   },

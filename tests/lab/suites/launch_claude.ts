@@ -16,6 +16,7 @@ import {
 } from "../harness/mod.ts";
 
 const REPLY = "LAUNCH-LAB-REPLY: the seeded prompt arrived";
+const REPLY2 = "LAUNCH-LAB-REPLY-2: the follow-up arrived";
 
 /** About 20 KiB of text no shell or tmux layer may alter. Starts and ends with non-blank text. */
 function seededPrompt(bytes = 20 * 1024): string {
@@ -157,6 +158,29 @@ export const suite: LabSuite = {
           text = JSON.parse(rd.stdout).data.text;
         }
         if (!text.includes(REPLY)) ctx.fail(`read --wait-stable never showed the reply:\n${text}`);
+
+        // A follow-up through `drover send`: multi-line text goes in as one bracketed paste and
+        // must reach the model as one user turn, after drover saw it leave the input box.
+        api.push({ kind: "text", text: REPLY2 });
+        const lab = ["-L", ctx.lab.name, "--json"];
+        const noTmux = { TMUX: "", TMUX_PANE: "" };
+        const idle = await drover([...lab, "wait", pane, "--until", "idle", "--timeout", "60"], {
+          env: noTmux,
+        });
+        if (idle.code !== 0) ctx.fail(`wait --until idle failed (${idle.code}): ${idle.stdout}`);
+        ctx.step("drover send (two lines on stdin)");
+        const followUp = 'Second message, line one.\nLine two: it\'s "quoted" and $HOME stays.';
+        const sent = await drover([...lab, "send", pane], { stdin: followUp + "\n", env: noTmux });
+        if (sent.code !== 0) ctx.fail(`send failed (${sent.code}): ${sent.stdout}${sent.stderr}`);
+        await api.waitForMainRequests(2, 60_000);
+        const second = lastUserTexts(api.mainRequests[1]!.body);
+        if (!second.includes(followUp)) {
+          ctx.fail(`the follow-up did not arrive as one message: ${JSON.stringify(second)}`);
+        }
+        const seen = await drover([...lab, "wait", pane, "--until", "idle", "--timeout", "60"], {
+          env: noTmux,
+        });
+        if (seen.code !== 0) ctx.fail(`wait after send failed: ${seen.stdout}`);
 
         const after = await selection(ctx.lab);
         const kept = before.split("\n").every((line) => after.split("\n").includes(line));

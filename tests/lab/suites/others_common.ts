@@ -10,7 +10,13 @@
  * await ctx.screen(s.pane, "shell-prompt", { state: "prompt", defining: [...] });
  * ```
  */
-import { type CliId, type Condition, type LabPane, resolveCli, type ScenarioContext } from "../harness/mod.ts";
+import {
+  type CliId,
+  type Condition,
+  type LabPane,
+  resolveCli,
+  type ScenarioContext,
+} from "../harness/mod.ts";
 import { startResponsesStandin } from "../standins/openai_responses.ts";
 import { startChatStandin } from "../standins/chat_completions.ts";
 import { startGeminiStandin } from "../standins/gemini.ts";
@@ -75,8 +81,8 @@ export const CODEX: OtherCli = {
   ready: "? for shortcuts",
   args: ["-a", "on-request", "--no-daemon"],
   setup: [
-    "CODEX_HOME=<tmp>/codex-home with config.toml: model_provider \"lab\" (wire_api \"responses\", " +
-    "base_url http://127.0.0.1:<port>/v1, env_key LAB_API_KEY), model \"standin-model\"",
+    'CODEX_HOME=<tmp>/codex-home with config.toml: model_provider "lab" (wire_api "responses", ' +
+    'base_url http://127.0.0.1:<port>/v1, env_key LAB_API_KEY), model "standin-model"',
     "argv: codex -a on-request --no-daemon (no background app-server daemon is left behind)",
     "the project folder is a git repository only in the folder-trust scenario",
   ],
@@ -110,7 +116,7 @@ export const GEMINI: OtherCli = {
   ready: "Type your message",
   args: [],
   setup: [
-    "$HOME/.gemini/settings.json: security.auth.selectedType \"gemini-api-key\", " +
+    '$HOME/.gemini/settings.json: security.auth.selectedType "gemini-api-key", ' +
     "security.folderTrust.enabled (true only in the folder-trust scenario), general.enableAutoUpdate false",
     "GEMINI_API_KEY=<lab key>, GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:<port>",
   ],
@@ -158,7 +164,7 @@ export const OPENCODE: OtherCli = {
   args: [],
   setup: [
     "$HOME/.config/opencode/opencode.json: autoupdate false, share disabled, model lab/standin-model, " +
-    "permission {bash: ask, edit: ask}, provider \"lab\" (@ai-sdk/openai-compatible, " +
+    'permission {bash: ask, edit: ask}, provider "lab" (@ai-sdk/openai-compatible, ' +
     "baseURL http://127.0.0.1:<port>/v1)",
   ],
   async seed({ home, api }) {
@@ -213,9 +219,13 @@ function startStandin(cli: OtherCli, script: Step[]): ScriptedStandin {
 export function describeStep(s: Step): string {
   switch (s.kind) {
     case "text":
-      return `text${s.hold ? " (held open)" : ""}${s.inputTokens ? ` (input tokens ${s.inputTokens})` : ""}`;
+      return `text${s.hold ? " (held open)" : ""}${
+        s.inputTokens ? ` (input tokens ${s.inputTokens})` : ""
+      }`;
     case "tool":
-      return `tool ${s.name}(${JSON.stringify(s.args.cmd ?? s.args.command ?? s.args.file_path ?? s.args.filePath ?? "")})`;
+      return `tool ${s.name}(${
+        JSON.stringify(s.args.cmd ?? s.args.command ?? s.args.file_path ?? s.args.filePath ?? "")
+      })`;
     case "error":
       return `HTTP ${s.status} ${s.error}${s.times && s.times > 1 ? ` ×${s.times}` : ""}`;
     case "hang":
@@ -249,7 +259,9 @@ export async function startOther(
     ctx.step(
       `start ${cli.id} ${args.join(" ")} in a ${ctx.size.cols}x${ctx.size.rows} pane` +
         (firstRun.trust ? "; folder not yet trusted" : "") +
-        (opts.script?.length ? `; stand-in script: ${opts.script.map(describeStep).join(" → ")}` : ""),
+        (opts.script?.length
+          ? `; stand-in script: ${opts.script.map(describeStep).join(" → ")}`
+          : ""),
     );
     const until = opts.waitFor === undefined ? (firstRun.trust ? null : cli.ready) : opts.waitFor;
     const pane = await ctx.lab.launch({
@@ -304,7 +316,11 @@ export async function submit(ctx: ScenarioContext, s: OtherSession, text: string
   await s.pane.keys("Enter");
 }
 
-export async function press(ctx: ScenarioContext, s: OtherSession, ...keys: string[]): Promise<void> {
+export async function press(
+  ctx: ScenarioContext,
+  s: OtherSession,
+  ...keys: string[]
+): Promise<void> {
   ctx.step(`press ${keys.join(", ")}`);
   await s.pane.keys(...keys);
 }

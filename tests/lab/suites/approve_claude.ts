@@ -1,0 +1,181 @@
+/**
+ * The §6 approval gate against the real Claude Code: `drover approve` answers a real Bash
+ * permission prompt with exactly option 1 and the command really runs; it refuses the real
+ * bypass-permissions warning (a dialog, not a permission prompt) and the orchestrator pane; and
+ * sweep.sh's own bash gate answers a real prompt too.
+ */
+import { drover, droverCommand, REPO_ROOT } from "../../helpers/drover.ts";
+import {
+  type ClaudeSession,
+  type LabSuite,
+  type ScenarioContext,
+  startClaude,
+} from "../harness/mod.ts";
+
+const PROCEED = "Do you want to proceed?";
+const READY = "? for shortcuts";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The lab starts each CLI as pane 0 of window 0 of its own session — the default orchestrator. A
+ * second window gives the session another pane to name as the orchestrator.
+ */
+async function orchestratorBeside(ctx: ScenarioContext, c: ClaudeSession): Promise<string> {
+  const out = await ctx.lab.tmux(
+    "new-window",
+    "-d",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    "-t",
+    `${c.pane.session}:`,
+    "sleep 86400",
+  );
+  return out.trim();
+}
+
+// deno-lint-ignore no-explicit-any
+async function approve(
+  ctx: ScenarioContext,
+  args: string[],
+): Promise<{ code: number; data: any; raw: string }> {
+  const r = await drover(["-L", ctx.lab.name, "--json", "approve", ...args], {
+    env: { TMUX: "", TMUX_PANE: "", XDG_RUNTIME_DIR: await ctx.lab.tmpDir("rt") },
+  });
+  let data = null;
+  try {
+    data = JSON.parse(r.stdout).data;
+  } catch {
+    // reported below with the raw output
+  }
+  return { code: r.code, data, raw: r.stdout + r.stderr };
+}
+
+async function bashPrompt(ctx: ScenarioContext, command: string): Promise<ClaudeSession> {
+  const c = await startClaude(ctx.lab, {
+    cols: ctx.size.cols,
+    rows: ctx.size.rows,
+    script: [
+      { kind: "tool_use", name: "Bash", input: { command, description: "Create the marker file" } },
+      { kind: "text", text: "The marker file is in place." },
+    ],
+  });
+  ctx.step("type 'create the marker file', Enter");
+  await c.pane.type("create the marker file");
+  await sleep(300);
+  await c.pane.keys("Enter");
+  await c.pane.waitFor([PROCEED, "1. Yes"], { timeoutMs: 60_000, stableMs: 500 });
+  return c;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const suite: LabSuite = {
+  name: "approve",
+  sizes: [{ cols: 120, rows: 40 }],
+  scenarios: [
+    {
+      name: "approve-real-bash-prompt",
+      timeoutMs: 180_000,
+      async run(ctx) {
+        await using c = await bashPrompt(ctx, "touch approved-by-drover.txt");
+        const marker = `${c.project}/approved-by-drover.txt`;
+
+        ctx.step("drover approve on the pane while it is the session's default orchestrator");
+        const orch = await approve(ctx, [c.pane.id]);
+        if (orch.code !== 10 || orch.data?.reason !== "orchestrator") {
+          ctx.fail(`expected the orchestrator refusal (exit 10), got ${orch.code}: ${orch.raw}`);
+        }
+        const other = await orchestratorBeside(ctx, c);
+
+        ctx.step(`drover approve --dry-run --orchestrator ${other}`);
+        const dry = await approve(ctx, ["--dry-run", "--orchestrator", other, c.pane.id]);
+        if (dry.code !== 0 || dry.data?.outcome !== "would-approve" || dry.data?.key !== "1") {
+          ctx.fail(`dry run: expected would-approve with key 1, got ${dry.code}: ${dry.raw}`);
+        }
+        if (await exists(marker)) ctx.fail("the command ran before any approval");
+
+        ctx.step(`drover approve --orchestrator ${other}`);
+        const r = await approve(ctx, ["--orchestrator", other, c.pane.id]);
+        if (r.code !== 0 || r.data?.outcome !== "approved") {
+          ctx.fail(`expected approved (exit 0), got ${r.code}: ${r.raw}`);
+        }
+        if (JSON.stringify(r.data.sent) !== JSON.stringify(["1"])) {
+          ctx.fail(`expected exactly ["1"] sent, got ${JSON.stringify(r.data.sent)}`);
+        }
+        await c.pane.waitFor("The marker file is in place.", { timeoutMs: 60_000 });
+        if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
+        const tool = c.api.mainRequests.length;
+        if (tool < 2) ctx.fail(`the CLI never reported the tool result (${tool} requests)`);
+      },
+    },
+    {
+      name: "refuse-real-bypass-warning",
+      timeoutMs: 120_000,
+      async run(ctx) {
+        await using c = await startClaude(ctx.lab, {
+          cols: ctx.size.cols,
+          rows: ctx.size.rows,
+          bypass: true,
+        });
+        await c.pane.waitFor(["Bypass Permissions mode", "1. No, exit"], {
+          timeoutMs: 60_000,
+          stableMs: 500,
+        });
+        const other = await orchestratorBeside(ctx, c);
+        ctx.step(`drover approve --orchestrator ${other} on the bypass warning`);
+        const r = await approve(ctx, ["--orchestrator", other, c.pane.id]);
+        if (r.code !== 13 || r.data?.reason !== "dialog") {
+          ctx.fail(`expected the dialog refusal (exit 13), got ${r.code}: ${r.raw}`);
+        }
+        if ((r.data?.sent ?? []).length !== 0) ctx.fail("keys were sent to a dialog");
+        await sleep(1500);
+        const after = await c.pane.capturePlain();
+        if (!after.includes("Bypass Permissions mode") || (await c.pane.isDead())) {
+          ctx.fail(`the dialog did not stay untouched:\n${after}`);
+        }
+      },
+    },
+    {
+      name: "sweep-approve-real-bash-prompt",
+      timeoutMs: 180_000,
+      async run(ctx) {
+        await using c = await bashPrompt(ctx, "touch approved-by-sweep.txt");
+        const marker = `${c.project}/approved-by-sweep.txt`;
+        // sweep.sh's own gate refuses the session's first pane; move the CLI to window 1.
+        const other = await orchestratorBeside(ctx, c);
+        await ctx.lab.tmux("swap-pane", "-d", "-s", c.pane.id, "-t", other);
+        const dir = await ctx.lab.tmpDir("sweep");
+        const [exe, pre] = droverCommand();
+        const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+        await Deno.mkdir(`${dir}/bin`);
+        await Deno.writeTextFile(
+          `${dir}/bin/drover`,
+          `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`,
+        );
+        await Deno.chmod(`${dir}/bin/drover`, 0o755);
+        ctx.step("sweep.sh approve on the real prompt (pane moved to window 1)");
+        const out = await new Deno.Command("bash", {
+          args: [`${REPO_ROOT}sweep/sweep.sh`, "-L", ctx.lab.name, "approve", c.pane.id],
+          env: { DROVER: `${dir}/bin/drover`, XDG_RUNTIME_DIR: dir, TMUX: "" },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+        if (out.code !== 0 || !/^approved pane /m.test(text)) {
+          ctx.fail(`sweep.sh approve: exit ${out.code}: ${text}`);
+        }
+        await c.pane.waitFor("The marker file is in place.", { timeoutMs: 60_000 });
+        if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
+        await c.pane.waitFor(READY, { timeoutMs: 30_000 });
+      },
+    },
+  ],
+};

@@ -1,0 +1,279 @@
+/**
+ * `drover drive` against the real Claude Code (DESIGN §9):
+ * - an orchestrator whose API starts failing with a credit/quota error makes `drive` exit 75;
+ * - typed-but-unsent input in a real pane is submitted exactly once (one turn reaches the API);
+ * - an allowlisted real Bash prompt is approved and its command runs; a dangerous one (a force
+ *   push, allowlisted by prefix) is escalated and never approved.
+ */
+import { drover, type DroverRun } from "../../helpers/drover.ts";
+import {
+  type ClaudeSession,
+  type LabSuite,
+  type ScenarioContext,
+  startClaude,
+} from "../harness/mod.ts";
+
+const PROCEED = "Do you want to proceed?";
+// the ready input box hint (CLAUDE_READY as a plain string, so it can join a list of conditions)
+const READY = "? for shortcuts";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// deno-lint-ignore no-explicit-any
+type Loose = any;
+
+/** `drover drive --once --json` on the lab server; returns the run, its events and its result. */
+async function driveOnce(
+  ctx: ScenarioContext,
+  c: ClaudeSession,
+  state: string,
+  args: string[] = [],
+): Promise<{ run: DroverRun; events: Loose[]; result: Loose }> {
+  const run = await drover(
+    [
+      "-L",
+      ctx.lab.name,
+      "--json",
+      "drive",
+      "--session",
+      c.pane.session,
+      "--once",
+      "--state",
+      state,
+      ...args,
+    ],
+    { env: { TMUX: "", TMUX_PANE: "", XDG_RUNTIME_DIR: await ctx.lab.tmpDir("rt") } },
+  );
+  const lines: Loose[] = [];
+  for (const l of run.stdout.split("\n")) {
+    if (l.trim() === "") continue;
+    try {
+      lines.push(JSON.parse(l));
+    } catch {
+      ctx.fail(`drive printed a line that is not JSON: ${l}\n${run.stderr}`);
+    }
+  }
+  return {
+    run,
+    events: lines.filter((e) => e.schema === "drover.event.v1"),
+    result: lines.find((e) => e.schema === "drover.drive.v1"),
+  };
+}
+
+/** A second window holding a plain process: named as the orchestrator so the CLI is an agent. */
+async function orchestratorBeside(ctx: ScenarioContext, c: ClaudeSession): Promise<string> {
+  const out = await ctx.lab.tmux(
+    "new-window",
+    "-d",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    "-t",
+    `${c.pane.session}:`,
+    "sleep 86400",
+  );
+  return out.trim();
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function summary(events: Loose[]): string {
+  return events.map((e) =>
+    `${e.event}${e.reason ? `/${e.reason}` : ""}${e.verdict ? `/${e.verdict}` : ""}`
+  )
+    .join(", ");
+}
+
+export const suite: LabSuite = {
+  name: "drive",
+  sizes: [{ cols: 120, rows: 40 }],
+  scenarios: [
+    {
+      name: "orchestrator-quota-exit-75",
+      timeoutMs: 180_000,
+      async run(ctx) {
+        // The first turn is served; every turn after it fails with the credit/quota error.
+        await using c = await startClaude(ctx.lab, {
+          cols: ctx.size.cols,
+          rows: ctx.size.rows,
+          script: [
+            { kind: "text", text: "Sweep done; nothing to do." },
+            { kind: "error", status: 400, times: Infinity },
+          ],
+        });
+        const state = await ctx.lab.tmpDir("drive-state");
+        ctx.step("type 'run the sweep', Enter; wait for the reply");
+        await c.pane.type("run the sweep");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.pane.waitFor(["Sweep done; nothing to do.", READY], { timeoutMs: 60_000 });
+
+        ctx.step("drover drive --once while the API works: exit 0");
+        const ok = await driveOnce(ctx, c, state);
+        if (ok.run.code !== 0) {
+          ctx.fail(`healthy orchestrator: expected exit 0, got ${ok.run.code}: ${ok.run.stderr}`);
+        }
+
+        ctx.step("type 'run the sweep again', Enter; the API now answers with the credit error");
+        await c.pane.type("run the sweep again");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.api.waitForMainRequests(2, 60_000);
+        await c.pane.waitFor(["Credit balance", READY], { timeoutMs: 60_000, stableMs: 500 });
+
+        ctx.step("drover drive --once: the orchestrator's CLI is unavailable → exit 75");
+        const down = await driveOnce(ctx, c, state);
+        if (down.run.code !== 75) {
+          ctx.fail(
+            `expected exit 75, got ${down.run.code}: ${
+              summary(down.events)
+            }\n${down.run.stderr}\n${await c.pane.capturePlain()}`,
+          );
+        }
+        if (!down.events.some((e) => e.event === "orchestrator-unavailable")) {
+          ctx.fail(`no orchestrator-unavailable event: ${summary(down.events)}`);
+        }
+        if (down.result?.data?.outcome !== "orchestrator-unavailable") {
+          ctx.fail(`result: ${JSON.stringify(down.result)}`);
+        }
+        const turns = c.api.mainRequests.length;
+        if (turns !== 2) ctx.fail(`drive must not have typed anything: ${turns} turns`);
+      },
+    },
+    {
+      name: "typed-input-submitted-once",
+      timeoutMs: 180_000,
+      async run(ctx) {
+        await using c = await startClaude(ctx.lab, {
+          cols: ctx.size.cols,
+          rows: ctx.size.rows,
+          script: [{ kind: "text", text: "Got your stranded message." }],
+        });
+        const orch = await orchestratorBeside(ctx, c);
+        const state = await ctx.lab.tmpDir("drive-state");
+        const text = "please run the unit tests";
+        ctx.step(`type '${text}' and leave it unsent`);
+        await c.pane.type(text);
+        await c.pane.waitFor(text, { timeoutMs: 30_000, stableMs: 500 });
+        if (c.api.mainRequests.length !== 0) ctx.fail("a turn was sent before drive ran");
+
+        ctx.step(`drover drive --once --orchestrator ${orch}`);
+        const first = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
+        if (first.run.code !== 0) ctx.fail(`exit ${first.run.code}: ${first.run.stderr}`);
+        const sub = first.events.filter((e) => e.event === "input-submitted");
+        if (sub.length !== 1 || sub[0].pane !== c.pane.id) {
+          ctx.fail(`expected one input-submitted on ${c.pane.id}: ${summary(first.events)}`);
+        }
+        await c.api.waitForMainRequests(1, 60_000);
+        await c.pane.waitFor(["Got your stranded message.", READY], { timeoutMs: 60_000 });
+        const body = JSON.stringify(c.api.mainRequests[0].body ?? {});
+        if (!body.includes(text)) ctx.fail("the submitted turn does not carry the typed text");
+
+        ctx.step("drover drive --once again: nothing left to submit");
+        const second = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
+        if (second.events.some((e) => e.event === "input-submitted")) {
+          ctx.fail(`submitted twice: ${summary(second.events)}`);
+        }
+        await sleep(1500);
+        if (c.api.mainRequests.length !== 1) {
+          ctx.fail(`expected exactly one turn, the API got ${c.api.mainRequests.length}`);
+        }
+      },
+    },
+    {
+      name: "allowlisted-approved-dangerous-escalated",
+      timeoutMs: 240_000,
+      async run(ctx) {
+        await using c = await startClaude(ctx.lab, {
+          cols: ctx.size.cols,
+          rows: ctx.size.rows,
+          script: [
+            {
+              kind: "tool_use",
+              name: "Bash",
+              input: { command: "touch drive-approved.txt", description: "Create the marker file" },
+            },
+            { kind: "text", text: "Marker created." },
+            {
+              kind: "tool_use",
+              name: "Bash",
+              input: { command: "git push --force origin main", description: "Publish the branch" },
+            },
+            { kind: "text", text: "Pushed." },
+          ],
+        });
+        const orch = await orchestratorBeside(ctx, c);
+        const state = await ctx.lab.tmpDir("drive-state");
+        const allow = ["--approve", "allowlist", "--allow", "touch", "--allow", "git push"];
+        const marker = `${c.project}/drive-approved.txt`;
+
+        ctx.step("type 'create the marker', Enter; wait for the Bash prompt");
+        await c.pane.type("create the marker");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.pane.waitFor([PROCEED, "touch drive-approved.txt"], {
+          timeoutMs: 60_000,
+          stableMs: 500,
+        });
+
+        ctx.step("drover drive --once --approve allowlist --allow touch --allow 'git push'");
+        const first = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);
+        const approved = first.events.filter((e) => e.event === "approved");
+        if (first.run.code !== 0 || approved.length !== 1) {
+          ctx.fail(
+            `expected one approval: exit ${first.run.code}, ${
+              summary(first.events)
+            }\n${first.run.stderr}`,
+          );
+        }
+        if (JSON.stringify(approved[0].detail?.sent) !== JSON.stringify(["1"])) {
+          ctx.fail(`expected exactly ["1"] sent, got ${JSON.stringify(approved[0].detail?.sent)}`);
+        }
+        await c.pane.waitFor("Marker created.", { timeoutMs: 60_000 });
+        if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
+
+        ctx.step("type 'publish it', Enter; wait for the force-push prompt");
+        await c.pane.type("publish it");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.pane.waitFor([PROCEED, "git push --force origin main"], {
+          timeoutMs: 60_000,
+          stableMs: 500,
+        });
+        const turns = c.api.mainRequests.length;
+
+        ctx.step("drover drive --once (same allowlist): the danger rule wins → escalated");
+        const second = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);
+        const esc = second.events.filter((e) => e.event === "escalated");
+        if (
+          second.run.code !== 0 || esc.length !== 1 || esc[0].verdict !== "danger:git-force-push"
+        ) {
+          ctx.fail(
+            `expected one danger escalation: exit ${second.run.code}, ${summary(second.events)}`,
+          );
+        }
+        if (second.events.some((e) => e.event === "approved")) {
+          ctx.fail("the force push was approved");
+        }
+        await sleep(2000);
+        const screen = await c.pane.capturePlain();
+        if (!screen.includes(PROCEED) || !screen.includes("git push --force origin main")) {
+          ctx.fail(`the dangerous prompt did not stay untouched:\n${screen}`);
+        }
+        if (c.api.mainRequests.length !== turns) ctx.fail("the dangerous prompt was answered");
+
+        ctx.step("drover drive --once again inside the dedup window: no second escalation");
+        const third = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);
+        if (third.events.some((e) => e.event === "escalated" || e.event === "approved")) {
+          ctx.fail(`expected silence inside the dedup window: ${summary(third.events)}`);
+        }
+      },
+    },
+  ],
+};

@@ -395,9 +395,10 @@ capture_pane() {
 pane_row() {
   local want=$1 session=$2 out first=1 id tgt sess w pidx role cli src state mode
   need_drover
-  local args=(panes --session "$session" --format tsv)
+  local args=(panes --session "$session" --format tsv --format-version "$PANES_FORMAT_VERSION")
   [[ -n "$CLI" ]] && args+=(--cli "$CLI")
   drover_out "${args[@]}"
+  [[ "$ERR" == *FORMAT_MISMATCH* ]] && die 5 "drover refused this script: ${ERR//$'\n'/ }"
   ((RC == 0)) || die 3 "drover panes failed (exit $RC): ${ERR//$'\n'/ }"
   out=$OUT
   ROW_ROLE="" ROW_CLI="" ROW_STATE=""
@@ -745,9 +746,10 @@ inventory() {
   local out first=1 id tgt sess w pidx role cli src state mode
   need_drover
   need_session
-  local args=(panes --session "$SESSION" --format tsv)
+  local args=(panes --session "$SESSION" --format tsv --format-version "$PANES_FORMAT_VERSION")
   [[ -n "$CLI" ]] && args+=(--cli "$CLI")
   drover_out "${args[@]}"
+  [[ "$ERR" == *FORMAT_MISMATCH* ]] && die 5 "drover refused this script: ${ERR//$'\n'/ }"
   ((RC == 0)) || die 3 "drover panes failed (exit $RC): ${ERR//$'\n'/ }"
   out=$OUT
   ROWS=()

@@ -229,10 +229,16 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
       v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
 
     let after = await settle();
+    let enterFailed = "";
     if (stillSame(after) && optionOneSelected(after!)) {
-      sent.push("Enter");
-      await sendKeys(req.server, req.pane.id, ["Enter"]);
-      after = await settle();
+      try {
+        await sendKeys(req.server, req.pane.id, ["Enter"]);
+        sent.push("Enter");
+        after = await settle();
+      } catch (e) {
+        // The digit is already out: report what happened instead of an error that hides it.
+        enterFailed = e instanceof Error ? e.message : String(e);
+      }
     }
     const afterSummary = after === null
       ? null
@@ -248,6 +254,16 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
       after: afterSummary,
       reason: null,
     };
+    if (enterFailed !== "") {
+      return {
+        ...done,
+        outcome: "unconfirmed",
+        message: `sent ${
+          sent.join(" + ")
+        }; the prompt stayed and the Enter failed (${enterFailed})`,
+        exit_code: APPROVE_EXIT.unconfirmed,
+      };
+    }
     if (after === null) {
       return {
         ...done,

@@ -1,6 +1,7 @@
 /** `drover panes [--session S]`: every pane with its CLI (and how it was identified), role, state, mode. */
 import { type Command, Option } from "../deps/cli.ts";
 import { loadConfig } from "../config/load.ts";
+import { DroverError } from "../errors.ts";
 import { makeDetector } from "../approve/judge.ts";
 import { inventory } from "../identify/context.ts";
 import { capturePanes } from "../tmux/capture.ts";
@@ -46,9 +47,22 @@ export function register(program: Command): void {
     .addOption(
       new Option("--format <format>", "output format").choices(["human", "tsv"]).default("human"),
     )
+    .option("--format-version <n>", "the tsv format version the reader expects (sweep.sh)")
     .action(async (_o: unknown, cmd: Command) => {
-      const o = cmd.opts() as { session?: string; cli?: string; format: string };
+      const o = cmd.opts() as {
+        session?: string;
+        cli?: string;
+        format: string;
+        formatVersion?: string;
+      };
       await run(cmd, "drover.panes.v1", async (g) => {
+        if (o.formatVersion !== undefined && o.formatVersion !== String(PANES_TSV_VERSION)) {
+          throw new DroverError(
+            "FORMAT_MISMATCH",
+            `format version mismatch: the reader expects panes format ${o.formatVersion}, this ` +
+              `drover prints format ${PANES_TSV_VERSION}; use the script from \`drover sweep-script\``,
+          );
+        }
         const config = await loadConfig(g.config ? { path: g.config } : {});
         const server = selectServer(g);
         const views = await inventory(server, config, { session: o.session, cliFlag: o.cli });

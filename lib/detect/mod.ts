@@ -8,6 +8,7 @@ import type { ResolvedProfile } from "../profile/resolve.ts";
 import {
   captureLines,
   contentOf,
+  DECORATION,
   isBlank,
   isGreyFg,
   isRule,
@@ -189,29 +190,55 @@ function isConfirmationBoundary(c: string, p: ResolvedProfile): boolean {
     execBounded(p.matchers.patterns.option_line_pattern, c) !== null;
 }
 
-/** The command awaiting a decision: last header wins (inline `X(…)` or header + next line). */
-function commandOf(s: Screen, p: ResolvedProfile, lastLine: number, firstLine: number): string | null {
+/**
+ * The command awaiting a decision; the last header wins.
+ * - Inline form (`Bash(…)` at the start of a decoration-stripped line): up to the last `)`, also
+ *   when the call wraps over following lines (joined with "\n"). A marker mid-sentence (an
+ *   explanation naming a `Bash(find:*)` rule) is not a tool call.
+ * - Header form (`Bash command` on its own): the block of non-blank lines after it, up to a
+ *   confirmation boundary or a blank line. With the styled capture, grey/dim lines (the CLI's
+ *   description of the command) end the command; without it the whole block is kept — erring on
+ *   the side of more text, never truncating a multi-line command to its harmless first line.
+ */
+function commandOf(
+  s: Screen,
+  p: ResolvedProfile,
+  lastLine: number,
+  firstLine: number,
+  grey: (i: number) => boolean | null,
+): string | null {
   const markers = p.matchers.markers.command_header_markers;
   const inline = markers.filter((m) => m.endsWith("("));
   const header = markers.filter((m) => !m.endsWith("("));
   for (let idx = lastLine; idx >= firstLine; idx--) {
-    const line = stripDecoration(s.lines[idx]);
+    const line = contentOf(s.lines[idx]);
     const low = line.toLowerCase();
-    for (const m of inline) {
-      const pos = low.indexOf(m);
-      if (pos < 0) continue;
-      const after = line.slice(pos + m.length);
-      const end = after.lastIndexOf(")");
-      if (end >= 0 && after.slice(0, end).trim() !== "") return after.slice(0, end).trim();
-      break;
+    const m = inline.find((mk) => low.startsWith(mk));
+    if (m !== undefined) {
+      const parts = [line.slice(m.length)];
+      for (let j = idx + 1; j < s.lines.length && j <= idx + 20; j++) {
+        if (parts[parts.length - 1].includes(")")) break;
+        const next = contentOf(s.lines[j]);
+        if (next === "") break;
+        parts.push(next);
+      }
+      const joined = parts.map((x) => x.trim()).join("\n");
+      const end = joined.lastIndexOf(")");
+      if (end >= 0 && joined.slice(0, end).trim() !== "") return joined.slice(0, end).trim();
     }
     if (startsAny(low, header)) {
+      const block: string[] = [];
       for (let j = idx + 1; j < s.lines.length; j++) {
         const c = contentOf(s.lines[j]);
-        if (c === "") continue;
-        if (isConfirmationBoundary(c, p)) break;
-        return c.trim();
+        if (c === "") {
+          if (block.length === 0) continue;
+          break;
+        }
+        if (isConfirmationBoundary(c, p) || isRule(s.lines[j])) break;
+        if (block.length > 0 && grey(j) === true) break;
+        block.push(c.trim());
       }
+      if (block.length > 0) return block.join("\n");
     }
   }
   return null;
@@ -296,12 +323,7 @@ function inputBoxOf(s: Screen, p: ResolvedProfile): InputBox | null {
 
 /** True when the styled capture shows the input text dim/grey (a placeholder hint). */
 function isDimPlaceholder(styled: string[] | null, s: Screen, box: InputBox): boolean {
-  if (!styled) return false;
-  const plain = s.lines[box.line].trimEnd();
-  let sl: string | undefined = styled.length === s.lines.length ? styled[box.line] : undefined;
-  if (sl === undefined || stripAnsi(sl).trimEnd() !== plain) {
-    sl = styled.find((l) => stripAnsi(l).trimEnd() === plain);
-  }
+  const sl = styledLine(styled, s, box.line);
   if (sl === undefined) return false;
   const chars = styledChars(sl);
   // Map the plain column to the styled character list (both count UTF-16 units).
@@ -314,6 +336,25 @@ function isDimPlaceholder(styled: string[] | null, s: Screen, box: InputBox): bo
   const text = chars.slice(k).filter((c) => c.ch.trim() !== "" && !c.inverse);
   if (text.length === 0) return false;
   return text.every((c) => c.dim || isGreyFg(c.fg));
+}
+
+/** The styled form of plain line `i`, when the styled capture lines up with the plain one. */
+function styledLine(styled: string[] | null, s: Screen, i: number): string | undefined {
+  if (!styled) return undefined;
+  const plain = s.lines[i].trimEnd();
+  const same = styled.length === s.lines.length ? styled[i] : undefined;
+  if (same !== undefined && stripAnsi(same).trimEnd() === plain) return same;
+  return styled.find((l) => stripAnsi(l).trimEnd() === plain);
+}
+
+const DECORATION_CHARS = new Set([...DECORATION]);
+
+/** Every visible character of line `i` is dim or grey; null when there is no styled form. */
+function lineIsGrey(styled: string[] | null, s: Screen, i: number): boolean | null {
+  const sl = styledLine(styled, s, i);
+  if (sl === undefined) return null;
+  const chars = styledChars(sl).filter((c) => c.ch.trim() !== "" && !DECORATION_CHARS.has(c.ch));
+  return chars.length > 0 && chars.every((c) => c.dim || isGreyFg(c.fg));
 }
 
 /** "Parses as a command": the anchor's manual-pattern shape check. */
@@ -350,7 +391,9 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   // its end), so a command left in the transcript above never stands in for the one asked about.
   const lastLine = live.live ? live.end : s.lines.length - 1;
   const top = live.live ? modalTop(s, live) : 0;
-  const command = commandOf(s, p, lastLine, top) ?? commandLineOf(s, p, region);
+  const styled = capture.styled ? styledLines(capture.styled) : null;
+  const command = commandOf(s, p, lastLine, top, (i) => lineIsGrey(styled, s, i)) ??
+    commandLineOf(s, p, region);
   const file_path = filePathOf(s, p, top, lastLine);
 
   const approval = anyLine(mk.approval_markers) !== undefined;
@@ -379,7 +422,7 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
     const low = text.toLowerCase();
     const isOption = execBounded(p.matchers.patterns.option_line_pattern, text) !== null;
     const placeholder = startsAny(low, mk.input_placeholder_markers) ||
-      isDimPlaceholder(capture.styled ? styledLines(capture.styled) : null, s, box);
+      isDimPlaceholder(styled, s, box);
     if (text !== "" && !isOption && !placeholder) input_box = text;
   }
   const boxLines = new Set(box?.lines ?? []);

@@ -18,13 +18,49 @@ export interface DriveVerdicts {
   file_path: string | null;
   /** The line that says the CLI cannot serve (quota, auth …), or null. */
   cli_unavailable: string | null;
+  /**
+   * Lines of the screen block the command sits in (command + description), from
+   * {@link commandBlockLines}; null when the command is not visible on a line of its own.
+   */
+  command_block?: number | null;
 }
+
+/** Trim whitespace and side borders so boxed layouts read like open ones. */
+function core(line: string): string {
+  return line.replace(/^[\s│┃|]+/, "").replace(/[\s│┃|]+$/, "");
+}
+
+/**
+ * How many non-blank lines form the block holding the prompt's command (bottom-most occurrence).
+ * The detector reports only the first line of a multi-line command; a block longer than the
+ * command plus its one description line means lines nobody judged would run too.
+ */
+export function commandBlockLines(plain: string, command: string | null): number | null {
+  if (command === null || command.trim() === "") return null;
+  const want = command.trim();
+  const lines = plain.split("\n").map(core);
+  let at = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i] === want || (lines[i].endsWith(want) && lines[i].length - want.length <= 3)) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return null;
+  let n = 1;
+  for (let i = at + 1; i < lines.length && lines[i] !== ""; i++) n++;
+  for (let i = at - 1; i >= 0 && lines[i] !== ""; i--) n++;
+  return n;
+}
+
+/** Most lines a command's block may have to be approved: the command and a description. */
+export const MAX_COMMAND_BLOCK = 2;
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
 
 /** Read lib/detect's verdicts defensively: a missing field is "not seen", never a crash. */
-export function toDriveVerdicts(raw: unknown): DriveVerdicts {
+export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
   const v = (raw ?? {}) as Loose;
   const str = (x: unknown): string | null => typeof x === "string" && x.trim() !== "" ? x : null;
   let unavailable: string | null = null;
@@ -42,6 +78,7 @@ export function toDriveVerdicts(raw: unknown): DriveVerdicts {
     command: str(v.command),
     file_path: str(v.file_path),
     cli_unavailable: unavailable,
+    ...(plain === undefined ? {} : { command_block: commandBlockLines(plain, str(v.command)) }),
   };
 }
 
@@ -69,6 +106,12 @@ export type PanePlan =
   | { kind: "approve"; command: string; matched: string[] }
   | { kind: "submit"; text: string }
   | { kind: "nudge"; text: string };
+
+/** The command is visible on its own line, in a block of at most command + description. */
+export function commandStandsAlone(v: DriveVerdicts): boolean {
+  return v.command_block !== null && v.command_block !== undefined &&
+    v.command_block <= MAX_COMMAND_BLOCK;
+}
 
 /** Typed input waiting to be sent: input in the box, not mid-response, no live prompt. */
 export function strandedText(v: DriveVerdicts): string | null {
@@ -170,6 +213,15 @@ export function planPane(
         ...base,
         verdict: "not-allowlisted",
         message: `permission prompt for ${shown}: only commands can be allowlisted`,
+      };
+    }
+    if (v.command_block !== undefined && !commandStandsAlone(v)) {
+      return {
+        ...base,
+        verdict: "not-allowlisted",
+        message: `permission prompt for ${shown}: the command does not stand alone on screen (${
+          v.command_block === null ? "not found on a line of its own" : `${v.command_block} lines`
+        }); a multi-line command is never approved on its first line`,
       };
     }
     const c = classifyCommand(v.command, s.allow);

@@ -13,7 +13,12 @@ import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts"
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { sendKeys, sendLiteral } from "../tmux/send.ts";
-import { type DriveVerdicts, toDriveVerdicts } from "./decide.ts";
+import {
+  commandBlockLines,
+  commandStandsAlone,
+  type DriveVerdicts,
+  toDriveVerdicts,
+} from "./decide.ts";
 import { type DriveEvent, eventJson } from "./events.ts";
 import type { ApproveResult, DriveHost, HostPane } from "./run.ts";
 
@@ -115,7 +120,7 @@ export class TmuxDriveHost implements DriveHost {
 
   private judge(pane: HostPane, cap: PaneCapture): DriveVerdicts {
     const title = this.info.get(pane.ref.id)?.title;
-    return toDriveVerdicts(makeDetector(pane.ref.cli, this.o.config, title)(cap));
+    return toDriveVerdicts(makeDetector(pane.ref.cli, this.o.config, title)(cap), cap.plain);
   }
 
   async look(panes: HostPane[]): Promise<Map<string, DriveVerdicts>> {
@@ -172,7 +177,11 @@ export class TmuxDriveHost implements DriveHost {
     // sweep capture: a different (or no longer allowlisted) command reads as "no live prompt".
     const judge = (cap: PaneCapture) => {
       const j = toJudged(detector(cap));
-      if (j.live_prompt && !accept(j)) {
+      const standsAlone = commandStandsAlone({
+        ...toDriveVerdicts(j),
+        command_block: commandBlockLines(cap.plain, j.command),
+      });
+      if (j.live_prompt && (!accept(j) || !standsAlone)) {
         rejected = true;
         return { ...j, live_prompt: false, permission_prompt: false };
       }

@@ -6,6 +6,8 @@
 import { type DriveVerdicts, idleForNudge, stillInBox } from "./decide.ts";
 
 export const NUDGE_RECOVERIES = 2;
+/** Captures (one settle apart) waiting for typed text to show before Enter. */
+const SHOW_CHECKS = 3;
 
 export interface NudgePort {
   /** A fresh capture of the pane, judged. */
@@ -54,6 +56,12 @@ export async function sendNudge(
     await port.typeLiteral(text);
     keys.push(`literal:${text}`);
     await port.sleep(timing.settleMs);
+    // "It left the input box" only means something once it was seen there: a slow CLI gets a few
+    // more settle periods to draw it (bounded; Enter goes out either way).
+    for (let i = 0; i < SHOW_CHECKS; i++) {
+      if (stillInBox((await port.look()).input_box, text)) break;
+      await port.sleep(timing.settleMs);
+    }
     await port.keys(["Enter"]);
     keys.push("Enter");
     await port.sleep(timing.verifyMs);

@@ -195,7 +195,14 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
         windowName: undefined,
       });
     } else if (createSession) {
-      created = await newSession(deps.server, req.session!, spec);
+      try {
+        created = await newSession(deps.server, req.session!, spec);
+      } catch (e) {
+        // Another launch created the session between our check and new-session: use it.
+        if (!(e instanceof DroverError && /duplicate session/i.test(e.message))) throw e;
+        createSession = false;
+        created = await newWindow(deps.server, `=${req.session}`, spec);
+      }
     } else {
       created = await newWindow(deps.server, sessionTarget!, spec);
     }

@@ -101,7 +101,7 @@ export async function sendText(
     return await deps.observe();
   };
 
-  const typed = await until((o) => !empty(o.input_box), opts.settleMs ?? 3000);
+  const typed = await until((o) => !empty(o.input_box), opts.settleMs ?? 5000);
   if (typed.gone) throw new DroverError("TARGET_NOT_FOUND", `${target} went away while typing`);
   if (empty(typed.input_box)) {
     throw new DroverError(
@@ -114,7 +114,7 @@ export async function sendText(
   for (let attempt = 0; attempt < 2; attempt++) {
     await deps.enter();
     presses++;
-    const after = await until((o) => empty(o.input_box), opts.leaveMs ?? 5000);
+    const after = await until((o) => empty(o.input_box), opts.leaveMs ?? 8000);
     if (after.gone || empty(after.input_box)) {
       return {
         state_before: before.state,

@@ -19,7 +19,7 @@ export class PatternError extends Error {
 export interface CompiledPattern {
   /** The pattern exactly as written in the profile. */
   readonly source: string;
-  /** JS source after translation (without flags). */
+  /** JS (`u` mode) source after translating Rust syntax (validation form). */
   readonly jsSource: string;
   /** Whole-pattern case-insensitivity from a leading `(?i)`. */
   readonly ignoreCase: boolean;
@@ -250,13 +250,118 @@ export function compilePattern(source: string): CompiledPattern {
   const ignoreCase = flags.has("i");
   const ere = toEre(ast, ignoreCase);
   const ereAlternatives = ast.alternatives.map((a) => emitNode(a, { i: ignoreCase }));
+  // V8's linear fallback engine (--enable-experimental-regexp-engine-on-excessive-backtracks)
+  // supports neither the `u` nor the `i` flag nor scoped modifiers: a pattern compiled with them
+  // backtracks without a bound. So the validated AST is re-emitted as flag-free JS source with
+  // case folded into classes and code points kept whole, which the fallback engine accepts.
+  const linearSource = toLinearJs(ast, ignoreCase);
   let regex: RegExp;
   try {
-    regex = new RegExp(jsSource, "u" + (ignoreCase ? "i" : "") + (flags.has("s") ? "s" : ""));
+    regex = new RegExp(linearSource, flags.has("s") ? "s" : "");
   } catch (e) {
     throw new PatternError(`does not compile: ${e instanceof Error ? e.message : String(e)}`);
   }
   return { source, jsSource, ignoreCase, regex, ere, ereAlternatives };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flag-free JS emission (what actually runs, on V8's backtrack-bounded engine)
+
+const ASTRAL = "[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]";
+
+function u4(n: number): string {
+  return "\\u" + n.toString(16).padStart(4, "0");
+}
+
+function jsChar(cp: number): string {
+  if (cp <= 0xffff) return u4(cp);
+  const h = Math.floor((cp - 0x10000) / 0x400) + 0xd800;
+  const l = ((cp - 0x10000) % 0x400) + 0xdc00;
+  return `(?:${u4(h)}${u4(l)})`;
+}
+
+function jsClass(
+  negate: boolean,
+  elements: readonly AST.CharacterClassElement[],
+  i: boolean,
+): string {
+  const parts: string[] = [];
+  const astral: string[] = [];
+  const addChar = (cp: number) => {
+    for (const v of i ? caseVariants(cp) : [cp]) {
+      if (v > 0xffff) {
+        if (negate) throw new PatternError("a negated class with characters beyond U+FFFF");
+        astral.push(jsChar(v));
+      } else parts.push(u4(v));
+    }
+  };
+  for (const e of elements) {
+    if (e.type === "Character") addChar(e.value);
+    else if (e.type === "CharacterClassRange") {
+      const { value: lo } = e.min, { value: hi } = e.max;
+      if (hi > 0xffff) throw new PatternError("a class range beyond U+FFFF is not supported");
+      const rs: Array<[number, number]> = [];
+      addRangeCase(lo, hi, rs, i);
+      for (const [a, b] of rs) parts.push(`${u4(a)}-${u4(b)}`);
+    } else if (e.type === "CharacterSet") {
+      if (e.kind === "property") {
+        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
+      }
+      const letter = { digit: "d", space: "s", word: "w" }[e.kind as "digit" | "space" | "word"];
+      parts.push("\\" + (e.negate ? letter.toUpperCase() : letter));
+    } else throw new PatternError("this character-class construct is not supported");
+  }
+  if (negate) return `(?:${ASTRAL}|[^${parts.join("")}])`;
+  const cls = parts.length > 0 ? [`[${parts.join("")}]`] : [];
+  const alts = [...cls, ...astral];
+  if (alts.length === 0) throw new PatternError("an empty character class matches nothing");
+  return alts.length === 1 ? alts[0] : `(?:${alts.join("|")})`;
+}
+
+function jsNode(node: AST.Node, i: boolean): string {
+  switch (node.type) {
+    case "Alternative":
+      return node.elements.map((e) => jsNode(e, i)).join("");
+    case "Group": {
+      let inner = i;
+      if (node.modifiers?.add.ignoreCase) inner = true;
+      if (node.modifiers?.remove?.ignoreCase) inner = false;
+      return "(?:" + node.alternatives.map((a) => jsNode(a, inner)).join("|") + ")";
+    }
+    case "CapturingGroup":
+      return "(" + node.alternatives.map((a) => jsNode(a, i)).join("|") + ")";
+    case "Quantifier": {
+      const { min, max } = node;
+      const q = max === Infinity
+        ? (min === 0 ? "*" : min === 1 ? "+" : `{${min},}`)
+        : (min === 0 && max === 1 ? "?" : min === max ? `{${min}}` : `{${min},${max}}`);
+      return `(?:${jsNode(node.element, i)})${q}${node.greedy ? "" : "?"}`;
+    }
+    case "Character":
+      if (i) {
+        const vs = caseVariants(node.value);
+        if (vs.length > 1) return jsClass(false, vs.map((v) => ({ type: "Character", value: v }) as AST.Character), false);
+      }
+      return jsChar(node.value);
+    case "CharacterSet":
+      if (node.kind === "any") return `(?:${ASTRAL}|.)`;
+      if (node.kind === "property") {
+        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
+      }
+      return jsClass(false, [node as AST.EscapeCharacterSet], false);
+    case "CharacterClass":
+      return jsClass(node.negate, node.elements as AST.CharacterClassElement[], i);
+    case "Assertion":
+      if (node.kind === "start") return "^";
+      if (node.kind === "end") return "$";
+      throw new PatternError("this assertion is not supported");
+    default:
+      throw new PatternError(`construct '${node.raw}' is not supported`);
+  }
+}
+
+function toLinearJs(ast: AST.Pattern, ignoreCase: boolean): string {
+  return ast.alternatives.map((a) => jsNode(a, ignoreCase)).join("|");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ async function finish(): Promise<void> {
         bare.toFixed(2)
       } ms (10 x tmux capture-pane -p -J, ${bareRounds} rounds)`,
       `  ratio tick / bare        ${(tick / bare).toFixed(2)}`,
-      `  escalations emitted      ${escalations} (deduped: 1 per pane per window)`,
+      `  escalations emitted      ${escalations} (2 prompt/dialog panes, once per 5-minute dedup window)`,
       `  ${start}`,
       `  ${end}`,
       "",

@@ -78,7 +78,7 @@ async function rig(orch: Screen, agents: Screen[]): Promise<Rig> {
 }
 
 /** Wait until the double has recorded `want` (keys arrive one byte at a time), then a settle. */
-async function keysSettle(p: ReplayPane, wantLength: number, timeoutMs = 8000): Promise<string> {
+async function keysSettle(p: ReplayPane, wantLength: number, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let k = await p.keys();
   while (k.length < wantLength && Date.now() < deadline) {
@@ -105,7 +105,7 @@ function envelopeOf(run: DroverRun): Loose {
 }
 
 Deno.test("drive: stranded input gets exactly one Enter, then is escalated, never pressed again", async () => {
-  await using r = await rig(await screen("ready"), [await screen("pasted-text")]);
+  await using r = await rig(await screen("ready"), [await screen("typed-input")]);
   const agent = r.agents[0];
   const first = await r.drive(["--once", "--json"]);
   assert.equal(first.code, 0, first.stderr);
@@ -121,11 +121,60 @@ Deno.test("drive: stranded input gets exactly one Enter, then is escalated, neve
   const stuck = events(second).filter((e) => e.event === "escalated");
   assert.equal(stuck.length, 1, second.stdout);
   assert.equal(stuck[0].reason, "input-stuck");
+  assert.equal(stuck[0].text, "summarise the notes in notes.txt");
   assert.equal(await keysSettle(agent, 1), "\r");
   // Within the dedup window the same escalation is not repeated.
   const third = await r.drive(["--once", "--json"]);
   assert.equal(events(third).filter((e) => e.event === "escalated").length, 0, third.stdout);
   assert.equal(await agent.keys(), "\r");
+});
+
+Deno.test("drive: the orchestrator's CLI out of credit → exit 75 before any other pane is touched", async () => {
+  await using r = await rig(await screen("credit-400"), [await screen("typed-input")]);
+  const t0 = Date.now();
+  const run = await r.drive(["--once", "--json", "--on-escalate", `cat > '${r.state}/hook.json'`]);
+  assert.equal(run.code, 75, run.stdout + run.stderr);
+  assert.ok(Date.now() - t0 < 30_000);
+  const ev = events(run);
+  const down = ev.filter((e) => e.event === "orchestrator-unavailable");
+  assert.equal(down.length, 1, run.stdout);
+  assert.equal(down[0].pane, r.orch.paneId);
+  assert.match(down[0].text, /Credit balance too low/);
+  assert.equal(envelopeOf(run)?.data?.outcome, "orchestrator-unavailable");
+  const hooked = JSON.parse(await Deno.readTextFile(`${r.state}/hook.json`));
+  assert.equal(hooked.reason, "orchestrator-unavailable");
+  // The typed input in the agent pane was not submitted: the run stopped first.
+  assert.equal(await keysSettle(r.agents[0], 0, 300), "");
+  assert.equal(await r.orch.keys(), "");
+  // Human output says why, with exit 75 (what cron mails).
+  const human = await r.drive(["--once"]);
+  assert.equal(human.code, 75);
+  assert.match(human.stdout, /orchestrator-unavailable .*Credit balance too low/);
+  assert.match(human.stdout, /exit 75/);
+});
+
+Deno.test("drive: a coding pane's CLI failing auth is escalated once; the loop goes on", async () => {
+  await using r = await rig(await screen("ready"), [
+    await screen("auth-401"),
+    await screen("typed-input"),
+  ]);
+  const run = await r.drive(["--once", "--json"]);
+  assert.equal(run.code, 0, run.stderr);
+  const ev = events(run);
+  const esc = ev.filter((e) => e.event === "escalated");
+  assert.equal(esc.length, 1, run.stdout);
+  assert.equal(esc[0].reason, "cli-unavailable");
+  assert.equal(esc[0].pane, r.agents[0].paneId);
+  assert.match(esc[0].text, /Invalid API key/);
+  // The other agent's stranded input was still handled in the same tick.
+  assert.equal(ev.filter((e) => e.event === "input-submitted").length, 1);
+  assert.equal(await keysSettle(r.agents[1], 1), "\r");
+  assert.equal(await r.agents[0].keys(), "");
+  const again = await r.drive(["--once", "--json"]);
+  assert.equal(
+    events(again).filter((e) => e.event === "escalated" && e.reason === "cli-unavailable").length,
+    0,
+  );
 });
 
 Deno.test("drive: idle and busy panes get nothing", async () => {
@@ -269,9 +318,9 @@ Deno.test("drive: idle orchestrator past the nudge interval gets the nudge typed
   assert.equal(sent.length, 1, second.stdout + second.stderr);
   assert.equal(await keysSettle(r.orch, nudge.length + 1), nudge + "\r");
   assert.equal(await r.agents[0].keys(), "");
-  // Right after a nudge the timer restarts: no second nudge.
-  const third = await r.drive(args);
-  assert.equal(events(third).filter((e) => e.event === "nudge-sent").length, 0);
+  // The nudge timer restarts from the nudge (the next one is due a full interval later).
+  const saved = JSON.parse(await Deno.readTextFile(envelopeOf(second).data.state_file));
+  assert.ok(saved.orchestrator.lastNudgeAt >= Date.parse(sent[0].ts) - 60_000, JSON.stringify(saved));
 });
 
 Deno.test("drive: a nudge that stays in the input box gets two recoveries, then nudge-wedged", async () => {

@@ -56,7 +56,11 @@ Deno.test("panes: CLI with its source, role, state and mode for every pane of a 
       "claude",
       "pane-option",
     ]);
-    assert.deepEqual([rows[2].cli, rows[2].cli_source], ["codex", "process"], JSON.stringify(rows[2]));
+    assert.deepEqual(
+      [rows[2].cli, rows[2].cli_source],
+      ["codex", "process"],
+      JSON.stringify(rows[2]),
+    );
     assert.deepEqual([rows[3].cli, rows[3].cli_source], ["gemini", "process"]);
     assert.deepEqual([by(orch.paneId).cli, by(orch.paneId).cli_source], ["claude", "fallback"]);
     const flagged = envelope(
@@ -106,5 +110,43 @@ Deno.test("capture prints the screen drover judges; --json has plain and styled;
     assert.equal(gone.code, 4);
   } finally {
     await cleanupReplay(pane);
+  }
+});
+
+Deno.test("panes over many panes costs a constant number of tmux processes (batched)", async () => {
+  await using srv = await startTestServer();
+  const tmp = await Deno.makeTempDir();
+  const doubles = [];
+  try {
+    const s = pick(SCREENS, /^bash-prompt$/, { size: "80x24" })!;
+    const screen = await loadScreen(s.rel);
+    doubles.push(await startReplay(srv, screen, { session: "many" }));
+    for (let i = 0; i < 7; i++) {
+      doubles.push(await startReplay(srv, screen, { session: "many", newWindow: true }));
+    }
+    // A tmux on PATH that logs each invocation, then runs the real one.
+    const real = new TextDecoder().decode(
+      (await new Deno.Command("sh", { args: ["-c", "command -v tmux"], stdout: "piped" }).output())
+        .stdout,
+    ).trim();
+    await Deno.mkdir(`${tmp}/bin`);
+    await Deno.writeTextFile(
+      `${tmp}/bin/tmux`,
+      `#!/bin/sh\necho x >> '${tmp}/calls'\nexec '${real}' "$@"\n`,
+    );
+    await Deno.chmod(`${tmp}/bin/tmux`, 0o755);
+    const r = await drover(["-L", srv.name, "--json", "panes", "--session", "many"], {
+      env: { PATH: `${tmp}/bin:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(envelope(r).data.panes.length, 8);
+    assert.ok(
+      envelope(r).data.panes.slice(1).every((p: { state: string }) => p.state === "prompt"),
+    );
+    const calls = (await Deno.readTextFile(`${tmp}/calls`)).trim().split("\n").length;
+    assert.ok(calls <= 2, `${calls} tmux processes for 8 panes (want: one list, one capture)`);
+  } finally {
+    for (const d of doubles) await cleanupReplay(d);
+    await Deno.remove(tmp, { recursive: true });
   }
 });

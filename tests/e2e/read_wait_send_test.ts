@@ -118,9 +118,10 @@ Deno.test("send types literally, presses Enter and verifies; wait sees busy, idl
   await srv.waitFor(pane, (scr) => scr.includes("done: slow task"));
 
   // exit: arm the wait, then make the agent quit; the pane closes with it.
-  const exitWait = droverOn(srv, agent, ["wait", pane, "--until", "exit", "--timeout", "20"]);
-  await new Promise((r) => setTimeout(r, 1500));
-  const q = await droverOn(srv, agent, ["send", pane, "quit"]);
+  // The waiter starts first; the agent leaves 10 s after "quit later" was taken, so the waiter
+  // has resolved the pane before it goes away even on a loaded machine.
+  const exitWait = droverOn(srv, agent, ["wait", pane, "--until", "exit", "--timeout", "60"]);
+  const q = await droverOn(srv, agent, ["send", pane, "quit later"]);
   assert.equal(q.code, 0, q.stdout + q.stderr);
   const ex = await exitWait;
   assert.equal(ex.code, 0, ex.stdout + ex.stderr);
@@ -181,9 +182,15 @@ Deno.test("wait: validation and WAIT_TIMEOUT", async () => {
     assert.equal(envelope(r).error.code, "INVALID_ARGUMENT");
   }
   // changed: any new output after arming.
-  const changed = droverOn(srv, agent, ["wait", pane, "--until", "changed", "--timeout", "20"]);
-  await new Promise((r) => setTimeout(r, 1500));
-  await srv.tmux("send-keys", "-t", pane, "-l", "x");
+  // The waiter's first capture is its baseline; on a loaded machine it may start late, so keep
+  // changing the screen until it answers rather than guessing when it armed.
+  let answered = false;
+  const changed = droverOn(srv, agent, ["wait", pane, "--until", "changed", "--timeout", "60"])
+    .finally(() => answered = true);
+  for (let i = 0; i < 60 && !answered; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    if (!answered) await srv.tmux("send-keys", "-t", pane, "-l", "x");
+  }
   const c = await changed;
   assert.equal(c.code, 0, c.stdout + c.stderr);
 });

@@ -35,6 +35,8 @@ export function screensOf(dir: string): Screen[] {
 type Expect = Partial<Omit<Verdicts, "options">> & {
   options?: string; // "*1,2,3" = numbers, * marks the selected one
   stream_error_seen?: boolean;
+  /** Substrings the command must contain (where pane width wraps it differently). */
+  command_has?: string[];
 };
 
 const NONE = {
@@ -86,6 +88,16 @@ const TABLE: Record<string, Expect> = {
   "credit-400": { live_prompt: false, state: "unavailable", stream_error_seen: false },
   "auth-401": { live_prompt: false, state: "unavailable", cli_unavailable: "Invalid API key · Fix external API key" },
   "busy-tool": { ...NONE, state: "busy", mid_response: true, command: "sleep 120 && echo done" },
+  "bash-prompt-accept-edits": { ...PROMPT, command: "npm run build", options: "*1,2,3", broad_grant_option: 2 },
+  "bash-prompt-long": {
+    ...PROMPT,
+    options: "*1,2",
+    broad_grant_option: null,
+    command_has: ["find . -name '*.ts' -not -path './node_modules/*'", "-exec grep -l 'TODO(release)' {} +", "tee todo-files.txt"],
+  },
+  "edit-answered": { ...NONE, state: "idle", mid_response: false, file_path: null },
+  "write-answered": { ...NONE, state: "idle", mid_response: false, file_path: null },
+  "model-picker": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2,3,4,5", command: null },
   "context-nearly-full": { ...NONE, state: "idle", context_used_pct: 84, context_bloat_k: null },
 };
 
@@ -120,6 +132,11 @@ for (const dir of claudeFixtureDirs()) {
       const v = judge(dir, s);
       for (const [k, want] of Object.entries(row)) {
         if (k === "options") assert.equal(optionsText(v), want, `options of ${s.file}`);
+        else if (k === "command_has") {
+          for (const part of want as string[]) {
+            assert.ok(v.command?.includes(part), `command of ${s.file} lacks ${part}: ${v.command}`);
+          }
+        }
         else if (k === "stream_error_seen") {
           assert.equal(v.stream_error !== null, want, `stream_error of ${s.file}`);
         } else {

@@ -29,6 +29,10 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("inference gateway (127.0.0.1:34075)."),
     normalise("inference gateway (127.0.0.1:1234)."),
   );
+  assert.equal(
+    normalise("  ? for shortcuts · ← for agents                              ● high · /effort"),
+    normalise("  ? for shortcuts · ← for agents"),
+  );
   // Meaningful text survives.
   assert.notEqual(normalise(" ❯ 1. Yes"), normalise(" ❯ 2. Yes"));
   assert.notEqual(normalise("84% context used"), normalise("Do you want to proceed?"));

@@ -185,6 +185,8 @@ export function normalise(line: string): string {
     .replace(/drover-[a-z]+-[0-9a-f]{8,}/g, "<tmp>")
     // Spinner glyph + random verb ("✻ Pondering…").
     .replace(SPINNER, "$1<spin>$2<verb>…")
+    // The effort hint at the footer's right end comes and goes between frames.
+    .replace(/\s+● [a-z]+ · \/effort$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".

@@ -35,10 +35,12 @@ async function orchestratorBeside(ctx: ScenarioContext, c: ClaudeSession): Promi
 }
 
 // deno-lint-ignore no-explicit-any
+type Loose = any;
+
 async function approve(
   ctx: ScenarioContext,
   args: string[],
-): Promise<{ code: number; data: any; raw: string }> {
+): Promise<{ code: number; data: Loose; raw: string }> {
   const r = await drover(["-L", ctx.lab.name, "--json", "approve", ...args], {
     env: { TMUX: "", TMUX_PANE: "", XDG_RUNTIME_DIR: await ctx.lab.tmpDir("rt") },
   });

@@ -32,6 +32,41 @@ function seededPrompt(bytes = 20 * 1024): string {
   return out + "Reply with exactly the sentence you were scripted to say.";
 }
 
+/** A throwaway HOME + project and a config whose [clis.claude] is the lab's real Claude Code. */
+async function claudeConfig(
+  lab: { tmpDir(prefix?: string): Promise<string> },
+  apiUrl: string,
+): Promise<{ config: string; project: string }> {
+  const cli = await resolveCli("claude-code");
+  const root = await lab.tmpDir("launch");
+  const home = `${root}/home`;
+  const project = `${root}/project`;
+  await Deno.mkdir(home);
+  await Deno.mkdir(project);
+  await seedClaudeHome(home, project);
+  const config = `${root}/config.toml`;
+  // The real Claude Code as [clis.claude]: the built-in recipe's prompt form, the lab's
+  // executable and a launch-scoped environment that keeps it on the stand-in.
+  await Deno.writeTextFile(
+    config,
+    [
+      "[clis.claude]",
+      `command = ${JSON.stringify(cli.argv[0])}`,
+      `args = ${JSON.stringify(cli.argv.slice(1))}`,
+      "[clis.claude.env]",
+      `HOME = ${JSON.stringify(home)}`,
+      `ANTHROPIC_BASE_URL = ${JSON.stringify(apiUrl)}`,
+      `ANTHROPIC_API_KEY = ${JSON.stringify(LAB_API_KEY)}`,
+      'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1"',
+      'DISABLE_AUTOUPDATER = "1"',
+      'TERM = "tmux-256color"',
+      'LANG = "C.UTF-8"',
+      "",
+    ].join("\n"),
+  );
+  return { config, project };
+}
+
 async function selection(lab: { tmux(...a: string[]): Promise<string> }): Promise<string> {
   return (await lab.tmux(
     "list-panes",
@@ -48,35 +83,9 @@ export const suite: LabSuite = {
     name: "claude-background-seeded-prompt",
     timeoutMs: 180_000,
     async run(ctx) {
-      const cli = await resolveCli("claude-code");
       const api = await startAnthropicStandin([{ kind: "text", text: REPLY }]);
       try {
-        const root = await ctx.lab.tmpDir("launch");
-        const home = `${root}/home`;
-        const project = `${root}/project`;
-        await Deno.mkdir(home);
-        await Deno.mkdir(project);
-        await seedClaudeHome(home, project);
-        const config = `${root}/config.toml`;
-        // The real Claude Code as [clis.claude]: the built-in recipe's prompt form, the lab's
-        // executable and a launch-scoped environment that keeps it on the stand-in.
-        await Deno.writeTextFile(
-          config,
-          [
-            "[clis.claude]",
-            `command = ${JSON.stringify(cli.argv[0])}`,
-            `args = ${JSON.stringify(cli.argv.slice(1))}`,
-            "[clis.claude.env]",
-            `HOME = ${JSON.stringify(home)}`,
-            `ANTHROPIC_BASE_URL = ${JSON.stringify(api.url)}`,
-            `ANTHROPIC_API_KEY = ${JSON.stringify(LAB_API_KEY)}`,
-            'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1"',
-            'DISABLE_AUTOUPDATER = "1"',
-            'TERM = "tmux-256color"',
-            'LANG = "C.UTF-8"',
-            "",
-          ].join("\n"),
-        );
+        const { config, project } = await claudeConfig(ctx.lab, api.url);
         // A session someone is "working in": two windows, the second selected, split in two.
         await ctx.lab.tmux(
           "new-session",
@@ -189,6 +198,65 @@ export const suite: LabSuite = {
           .trim();
         if (opt !== "claude") ctx.fail(`@drover-cli is "${opt}", not "claude"`);
         await ctx.lab.tmux("kill-pane", "-t", pane).catch(() => {});
+      } finally {
+        await api.close();
+      }
+    },
+  }, {
+    name: "claude-split-dash-prompt",
+    timeoutMs: 180_000,
+    async run(ctx) {
+      // A prompt that starts with "-" (a markdown list): the positional form puts "--" before it,
+      // which the real Claude Code must accept as its prompt, in an explicit split of a given pane.
+      const api = await startAnthropicStandin([{ kind: "text", text: REPLY }]);
+      try {
+        const { config, project } = await claudeConfig(ctx.lab, api.url);
+        const anchor = (await ctx.lab.tmux(
+          "new-session",
+          "-d",
+          "-P",
+          "-F",
+          "#{pane_id}",
+          "-s",
+          "split",
+          "-x",
+          String(ctx.size.cols),
+          "-y",
+          String(ctx.size.rows),
+          "sleep 86400",
+        )).trim();
+        const prompt = "- first item: say the scripted sentence\n- second item: --help is text\n";
+        ctx.step("drover launch --split right --anchor (prompt starting with '-')");
+        const r = await drover([
+          "-L",
+          ctx.lab.name,
+          "--config",
+          config,
+          "--json",
+          "launch",
+          "--cli",
+          "claude",
+          "--prompt",
+          "-",
+          "--split",
+          "right",
+          "--anchor",
+          anchor,
+          "--cwd",
+          project,
+        ], { stdin: prompt, env: { TMUX: "", TMUX_PANE: "" } });
+        if (r.code !== 0) ctx.fail(`launch failed (${r.code}): ${r.stdout}${r.stderr}`);
+        const d = JSON.parse(r.stdout).data;
+        if (d.anchor?.pane_id !== anchor) ctx.fail(`split the wrong pane: ${r.stdout}`);
+        const windows = (await ctx.lab.tmux("list-windows", "-t", "split")).trim().split("\n");
+        if (windows.length !== 1) ctx.fail("the split became a new window");
+        await api.waitForMainRequests(1, 90_000);
+        const texts = lastUserTexts(api.mainRequests[0]!.body);
+        // Whether the CLI keeps the trailing newline of its argument is its own business.
+        if (!texts.some((t) => t === prompt || t === prompt.trimEnd())) {
+          ctx.fail(`the dash prompt did not arrive: ${JSON.stringify(texts)}`);
+        }
+        await ctx.lab.tmux("kill-pane", "-t", d.pane.id).catch(() => {});
       } finally {
         await api.close();
       }

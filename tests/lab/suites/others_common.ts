@@ -113,7 +113,9 @@ export const GEMINI: OtherCli = {
   id: "gemini",
   profile: "gemini",
   api: "gemini",
-  ready: "Type your message",
+  // The input line shows while it still initialises ("Prompts will be queued"); a prompt queued
+  // then can stall, so ready means: input line up and initialisation over.
+  ready: (p: string) => p.includes("Type your message") && !p.includes("Initializing"),
   args: [],
   setup: [
     '$HOME/.gemini/settings.json: security.auth.selectedType "gemini-api-key", ' +

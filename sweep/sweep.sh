@@ -558,7 +558,7 @@ cmd_approve() {
   local sent="1" i same pass
   for pass in 1 2; do
     same=0
-    for ((i = 0; i < 20; i++)); do
+    for ((i = 0; i < 30; i++)); do
       sleep 0.1
       capture_pane "$pane" || break
       analyze "$cli" "$CAP"

@@ -127,7 +127,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
   const env = req.env ?? Deno.env.toObject();
-  const settleMs = req.settleMs ?? 2_000;
+  // Long enough for a loaded machine to redraw; a CLI that answered clears the prompt at once.
+  const settleMs = req.settleMs ?? 3_000;
   const pollMs = req.pollMs ?? 100;
   const base: Partial<ApproveOutcome> = { dry_run: req.dryRun };
 

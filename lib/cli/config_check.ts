@@ -21,7 +21,9 @@ export function register(program: Command): void {
           `${c.path}:${u.line}: ${u.key}: unknown top-level key or table, ignored by drover`
         );
         const human = [
-          c.path ? `configuration ${c.path} (${c.source}): ok` : "no configuration file: using the embedded defaults",
+          c.path
+            ? `configuration ${c.path} (${c.source}): ok`
+            : "no configuration file: using the embedded defaults",
         ];
         if (c.defaultCli) human.push(`default_cli: ${c.defaultCli}`);
         for (const e of Object.values(c.clis)) {

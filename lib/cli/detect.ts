@@ -45,7 +45,9 @@ export function humanVerdicts(v: Verdicts): string[] {
       const opts = v.options.map((o) => `${o.selected ? "❯" : " "}${o.number}. ${o.text}`);
       out.push(`options: ${opts.length ? "" : "none"}`);
       for (const o of opts) out.push(`  ${o}`);
-    } else out.push(`${k}: ${val === null ? "-" : typeof val === "string" ? val : JSON.stringify(val)}`);
+    } else {out.push(
+        `${k}: ${val === null ? "-" : typeof val === "string" ? val : JSON.stringify(val)}`,
+      );}
   }
   return out;
 }
@@ -55,7 +57,10 @@ export function register(program: Command): void {
     .command("detect")
     .description("every detector verdict for one capture")
     .argument("[file]", "plain capture (capture-pane -p -J); `-` or omitted: stdin")
-    .option("--cli <name>", "CLI whose profile judges the capture (default: default_cli, else claude)")
+    .option(
+      "--cli <name>",
+      "CLI whose profile judges the capture (default: default_cli, else claude)",
+    )
     .option("--styled <file>", "the styled capture (capture-pane -p -e -J) of the same screen")
     .option("--title <title>", "the pane title (mode markers read it too)")
     .action(

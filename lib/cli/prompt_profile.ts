@@ -43,7 +43,9 @@ export function register(program: Command): void {
         }
         const format = opts.format ?? (opts.field !== undefined ? "line" : "tsv");
         if (!["line", "tsv", "json"].includes(format)) {
-          throw invalidArgument(`--format must be line, tsv or json, got ${JSON.stringify(format)}`);
+          throw invalidArgument(
+            `--format must be line, tsv or json, got ${JSON.stringify(format)}`,
+          );
         }
         if (opts.field !== undefined && !isFieldName(opts.field)) {
           throw invalidArgument(

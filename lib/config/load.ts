@@ -99,7 +99,12 @@ export interface LoadOptions {
 
 const KNOWN_CLI_KEYS = new Set(["command", "args", "prompt", "env", "enabled", "prompt_profile"]);
 /** Keys a git-paw `[clis.<name>]` entry may carry: accepted so its files load, kept, not acted on. */
-const GIT_PAW_CLI_KEYS = new Set(["display_name", "submit_delay_ms", "settings_path", "approval_args"]);
+const GIT_PAW_CLI_KEYS = new Set([
+  "display_name",
+  "submit_delay_ms",
+  "settings_path",
+  "approval_args",
+]);
 const DRIVE_KEYS = new Set([
   "session",
   "orchestrator",
@@ -293,7 +298,9 @@ function parseCliEntry(name: string, entry: unknown, lines: KeyLines, at: At): C
       else {
         for (const [k, val] of Object.entries(v)) {
           if (typeof val !== "string") fail([...p, k], `must be a string, got ${describe(val)}`);
-          else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) fail([...p, k], "not a valid variable name");
+          else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
+            fail([...p, k], "not a valid variable name");
+          }
         }
         env = { ...(v as Record<string, string>) };
       }

@@ -362,7 +362,9 @@ function parsesAsCommand(p: string, prof: ResolvedProfile): boolean {
   const t = p.trim();
   if (t === "") return false;
   const low = t.toLowerCase();
-  if (hasAny(low, prof.matchers.markers.prompt_boilerplate_markers) || low === "yes" || low === "no") {
+  if (
+    hasAny(low, prof.matchers.markers.prompt_boilerplate_markers) || low === "yes" || low === "no"
+  ) {
     return false;
   }
   const head = t.split(/\s+/).find((tok) => !/^[A-Za-z0-9_]+=/.test(tok));
@@ -371,7 +373,11 @@ function parsesAsCommand(p: string, prof: ResolvedProfile): boolean {
 }
 
 /** Run every detector on one capture with the pane's own resolved profile. Never throws. */
-export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectOptions = {}): Verdicts {
+export function detect(
+  capture: Capture,
+  profile: ResolvedProfile,
+  opts: DetectOptions = {},
+): Verdicts {
   const p = profile;
   const mk = p.matchers.markers;
   const s = screenOf(capture.plain ?? "");
@@ -400,7 +406,9 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   const approvalInRegion = region.some((i) => hasAny(all[i], mk.approval_markers));
   const headerInRegion = region.some((i) => {
     const low = stripDecoration(all[i]);
-    return mk.command_header_markers.some((m) => m.endsWith("(") ? low.includes(m) : low.startsWith(m));
+    return mk.command_header_markers.some((m) =>
+      m.endsWith("(") ? low.includes(m) : low.startsWith(m)
+    );
   });
   const fileInRegion = live.live && file_path !== null;
   const permission_prompt = live.live && (approvalInRegion || headerInRegion || fileInRegion);
@@ -440,7 +448,9 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   let readiness: Readiness;
   if (anyLine(mk.readiness_markers) !== undefined) readiness = "ready";
   else if (dialogIdx !== undefined) readiness = "dialog";
-  else if (nb.length > 0 && SHELL_SIGILS.some((g) => s.lines[nb[nb.length - 1]].trimEnd().endsWith(g))) {
+  else if (
+    nb.length > 0 && SHELL_SIGILS.some((g) => s.lines[nb[nb.length - 1]].trimEnd().endsWith(g))
+  ) {
     readiness = "bare_shell";
   } else readiness = "indeterminate";
 
@@ -471,7 +481,9 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
 
   // Manual pattern.
   const candidate = command ?? file_path;
-  const manual_pattern = candidate !== null && parsesAsCommand(candidate, p) ? candidate.trim() : null;
+  const manual_pattern = candidate !== null && parsesAsCommand(candidate, p)
+    ? candidate.trim()
+    : null;
 
   // Derived state, in the §5 precedence.
   const dialogLive = live.live && !permission_prompt;
@@ -484,7 +496,9 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
   else if (readiness === "ready" || box !== null) state = "idle";
   else state = "unknown";
 
-  const dialog = dialogIdx === undefined ? null : (mk.dialog_markers.find((m) => all[dialogIdx].includes(m)) ?? null);
+  const dialog = dialogIdx === undefined
+    ? null
+    : (mk.dialog_markers.find((m) => all[dialogIdx].includes(m)) ?? null);
 
   return {
     cli: p.cli,
@@ -507,7 +521,9 @@ export function detect(capture: Capture, profile: ResolvedProfile, opts: DetectO
     cli_unavailable,
     manual_pattern,
     input_line: box !== null,
-    dialog: dialog === null ? null : (p.values.dialog_markers.find((m) => m.toLowerCase() === dialog) ?? dialog),
+    dialog: dialog === null
+      ? null
+      : (p.values.dialog_markers.find((m) => m.toLowerCase() === dialog) ?? dialog),
   };
 }
 

@@ -8,8 +8,9 @@ import { MAX_MATCH_LINE } from "../profile/regex.ts";
 export const MAX_LINES = 2000;
 
 // CSI … final byte, OSC … BEL/ST, DCS/PM/APC … ST, and two-byte ESC sequences.
-// deno-lint-ignore no-control-regex
-const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[P^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])/g;
+const ANSI =
+  // deno-lint-ignore no-control-regex
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[P^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])/g;
 
 export function stripAnsi(s: string): string {
   return s.indexOf("\x1b") < 0 ? s : s.replace(ANSI, "");
@@ -88,6 +89,7 @@ export function styledChars(line: string): StyledChar[] {
   while (i < line.length) {
     const c = line[i];
     if (c === "\x1b") {
+      // deno-lint-ignore no-control-regex
       const m = /^\x1b\[([0-9;:]*)m/.exec(line.slice(i, i + 64));
       if (m) {
         const ps = m[1] === "" ? [0] : m[1].split(/[;:]/).map((x) => Number(x) || 0);

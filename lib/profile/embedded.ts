@@ -6,7 +6,7 @@ import { keyLines } from "../config/toml_lines.ts";
 import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
 import { EMBEDDED_PROFILES } from "../../profiles/mod.ts";
-import { FIELDS, type FieldName, type PartialProfileValues } from "./fields.ts";
+import { type FieldName, FIELDS, type PartialProfileValues } from "./fields.ts";
 import type { CompiledPattern } from "./regex.ts";
 import { describe, validateProfileTable } from "./validate.ts";
 
@@ -105,7 +105,10 @@ export function parseProfileFile(file: string, text: string): ShippedProfile {
     for (const f of FIELDS) {
       if (!f.seed) continue;
       if (profile.values[f.name] === undefined && !issues.some((i) => i.path[0] === f.name)) {
-        at(["prompt_profile"], `the default profile must set every seed field; ${f.name} is missing`);
+        at(
+          ["prompt_profile"],
+          `the default profile must set every seed field; ${f.name} is missing`,
+        );
       }
     }
   }

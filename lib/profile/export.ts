@@ -19,7 +19,7 @@ import {
   SHIFTED_MAX_BELOW,
   SHIFTED_OPTION_ABOVE,
 } from "../detect/mod.ts";
-import { FIELDS, type FieldKind, type FieldName } from "./fields.ts";
+import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
 import { ereEscape, markersToEre } from "./regex.ts";
 import type { ResolvedProfile } from "./resolve.ts";
 
@@ -48,7 +48,9 @@ export function fieldEre(p: ResolvedProfile, name: FieldName): string {
   // The broad-grant row carries every durable-grant wording (broad_grant_marker and the
   // broad_grant_markers extension), with ' and ’ alike, so the option-1 guard sees them all.
   const all = [p.values.broad_grant_marker, ...p.values.broad_grant_markers];
-  const variants = [...new Set(all.flatMap((m) => [m, m.replaceAll("'", "\u2019"), m.replaceAll("\u2019", "'")]))];
+  const variants = [
+    ...new Set(all.flatMap((m) => [m, m.replaceAll("'", "\u2019"), m.replaceAll("\u2019", "'")])),
+  ];
   return variants.map(ereEscape).join("|");
 }
 

@@ -168,8 +168,8 @@ export type FieldName = typeof FIELDS[number]["name"];
 type KindOf<N extends FieldName> = Extract<typeof FIELDS[number], { name: N }>["kind"];
 type SeedOf<N extends FieldName> = Extract<typeof FIELDS[number], { name: N }>["seed"];
 type ValueOfKind<K, S> = K extends "markers" ? readonly string[] : K extends "marker" ? string
-  : K extends "pattern" ? (S extends true ? string : string | null)
-  : never;
+: K extends "pattern" ? (S extends true ? string : string | null)
+: never;
 
 /**
  * Resolved values of a profile. An unset extension field is `[]` (markers) or `null` (pattern).

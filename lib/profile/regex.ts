@@ -76,7 +76,9 @@ function translate(body: string): string {
       if (d === undefined) throw new PatternError("pattern ends with a lone backslash");
       i++;
       if (/[1-9]/.test(d) || d === "k") {
-        throw new PatternError("back-references are not supported (patterns must run in linear time)");
+        throw new PatternError(
+          "back-references are not supported (patterns must run in linear time)",
+        );
       }
       if (d === "Q" || d === "E") throw new PatternError("\\Q…\\E quoting is not supported");
       if (d === "<" || d === ">") {
@@ -172,7 +174,10 @@ function translate(body: string): string {
     }
     if (c === "(" && body[i + 1] === "?") {
       const rest = body.slice(i + 2);
-      if (rest.startsWith("=") || rest.startsWith("!") || rest.startsWith("<=") || rest.startsWith("<!")) {
+      if (
+        rest.startsWith("=") || rest.startsWith("!") || rest.startsWith("<=") ||
+        rest.startsWith("<!")
+      ) {
         throw new PatternError("look-around assertions are not supported (Rust regex has none)");
       }
       if (rest.startsWith("P<")) {
@@ -188,7 +193,9 @@ function translate(body: string): string {
       const m = /^([A-Za-z-]*)([:)])/.exec(rest);
       if (!m) throw new PatternError("unsupported group syntax '(?'");
       if (m[2] === ")") {
-        throw new PatternError("a flag group like (?i) is only supported at the start of a pattern");
+        throw new PatternError(
+          "a flag group like (?i) is only supported at the start of a pattern",
+        );
       }
       for (const f of m[1]) {
         if (f !== "i" && f !== "m" && f !== "s" && f !== "-") {
@@ -340,7 +347,13 @@ function jsNode(node: AST.Node, i: boolean): string {
     case "Character":
       if (i) {
         const vs = caseVariants(node.value);
-        if (vs.length > 1) return jsClass(false, vs.map((v) => ({ type: "Character", value: v }) as AST.Character), false);
+        if (vs.length > 1) {
+          return jsClass(
+            false,
+            vs.map((v) => ({ type: "Character", value: v }) as AST.Character),
+            false,
+          );
+        }
       }
       return jsChar(node.value);
     case "CharacterSet":
@@ -502,7 +515,12 @@ function emitNode(node: AST.Node, cs: CaseState): string {
         throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
       }
       const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
-      setToBracketParts({ ...node, negate: false } as AST.EscapeCharacterSet, singles, ranges, classes);
+      setToBracketParts(
+        { ...node, negate: false } as AST.EscapeCharacterSet,
+        singles,
+        ranges,
+        classes,
+      );
       return bracket(node.negate, singles, ranges, classes);
     }
     case "CharacterClass": {
@@ -537,7 +555,9 @@ function emitNode(node: AST.Node, cs: CaseState): string {
       }
       throw new PatternError("look-around assertions are not supported (Rust regex has none)");
     case "Backreference":
-      throw new PatternError("back-references are not supported (patterns must run in linear time)");
+      throw new PatternError(
+        "back-references are not supported (patterns must run in linear time)",
+      );
     default:
       throw new PatternError(`construct '${node.raw}' has no ERE form`);
   }

@@ -6,15 +6,25 @@
  * A CLI nobody has heard of resolves the full Claude default, never an empty profile.
  */
 import type { CliEntry, Config } from "../config/load.ts";
-import { FIELDS, type FieldName, type ProfileValues } from "./fields.ts";
-import { defaultProfile, type ShippedProfile, shippedFor } from "./embedded.ts";
+import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
+import { defaultProfile, shippedFor, type ShippedProfile } from "./embedded.ts";
 import type { CompiledPattern } from "./regex.ts";
 
 export type FieldSource =
   | { readonly layer: "config"; readonly file: string; readonly line: number }
   | { readonly layer: "unset" }
-  | { readonly layer: "shipped"; readonly profile: string; readonly file: string; readonly line: number }
-  | { readonly layer: "default"; readonly profile: string; readonly file: string; readonly line: number };
+  | {
+    readonly layer: "shipped";
+    readonly profile: string;
+    readonly file: string;
+    readonly line: number;
+  }
+  | {
+    readonly layer: "default";
+    readonly profile: string;
+    readonly file: string;
+    readonly line: number;
+  };
 
 type MarkerField = Extract<typeof FIELDS[number], { kind: "markers" }>["name"];
 type PatternField = Extract<typeof FIELDS[number], { kind: "pattern" }>["name"];
@@ -27,7 +37,9 @@ export interface ProfileMatchers {
   /** broad_grant_marker + broad_grant_markers lowercased, with ASCII ' and U+2019 ’ variants. */
   readonly broadGrant: readonly string[];
   /** Compiled patterns; null only for an unset extension field. */
-  readonly patterns: Readonly<Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>>;
+  readonly patterns: Readonly<
+    Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>
+  >;
   /** ERE forms of the patterns (case folded in), for sweep.sh ("" = unset). */
   readonly ere: Readonly<Record<PatternField, string>>;
   /** Top-level alternatives of each pattern's ERE. */
@@ -110,7 +122,12 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
       if (f.kind === "pattern") compiled[name] = shipped.patterns[name]!;
     } else if (def.values[name] !== undefined) {
       values[name] = def.values[name];
-      sources[name] = { layer: "default", profile: def.id, file: def.file, line: def.lines[name] ?? 1 };
+      sources[name] = {
+        layer: "default",
+        profile: def.id,
+        file: def.file,
+        line: def.lines[name] ?? 1,
+      };
       if (f.kind === "pattern") compiled[name] = def.patterns[name]!;
     } else {
       // An extension field nobody sets: its detector is off (empty list / no pattern).

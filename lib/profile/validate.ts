@@ -3,7 +3,7 @@
  * silently fall back to a default, and a hostile value (empty marker, catch-all pattern,
  * back-reference) must never reach a detector.
  */
-import { FIELDS, type FieldName, fieldSpec, type PartialProfileValues } from "./fields.ts";
+import { type FieldName, FIELDS, fieldSpec, type PartialProfileValues } from "./fields.ts";
 import { type CompiledPattern, compilePattern, PatternError } from "./regex.ts";
 
 export interface ProfileIssue {
@@ -73,7 +73,9 @@ export function checkPattern(src: string): CompiledPattern {
   return c;
 }
 
-export function validateProfileTable(table: unknown): { profile: ValidatedProfile; issues: ProfileIssue[] } {
+export function validateProfileTable(
+  table: unknown,
+): { profile: ValidatedProfile; issues: ProfileIssue[] } {
   const issues: ProfileIssue[] = [];
   const values: Record<string, unknown> = {};
   const patterns: Partial<Record<FieldName, CompiledPattern>> = {};

@@ -39,32 +39,51 @@ Deno.test("detect --json prints, for every recorded screen, the verdicts its fix
   const screens = allScreens();
   assert.ok(screens.length > 0);
   const DETECT_FIELDS = [
-    "cli", "state", "readiness", "approval", "live_prompt", "permission_prompt", "mid_response",
-    "command", "file_path", "options", "broad_grant_option", "input_box", "mode", "stream_error",
-    "context_bloat_k", "context_used_pct", "paste_buffer", "cli_unavailable", "manual_pattern",
+    "cli",
+    "state",
+    "readiness",
+    "approval",
+    "live_prompt",
+    "permission_prompt",
+    "mid_response",
+    "command",
+    "file_path",
+    "options",
+    "broad_grant_option",
+    "input_box",
+    "mode",
+    "stream_error",
+    "context_bloat_k",
+    "context_used_pct",
+    "paste_buffer",
+    "cli_unavailable",
+    "manual_pattern",
   ];
   // A few at a time: each run is a process start on a shared machine.
   for (let i = 0; i < screens.length; i += 4) {
-    await Promise.all(screens.slice(i, i + 4).map(async ({ dir, s }) => {
-      const args = ["--json", "detect", "--cli", "claude", dir + s.file];
-      if (s.styled) args.push("--styled", dir + s.styled);
-      const run = await drover(args);
-      assert.equal(run.code, 0, run.stderr);
-      const env = envelope(run);
-      assert.equal(env.schema, "drover.detect.v1");
-      for (const f of DETECT_FIELDS) assert.ok(f in env.data, `${f} missing`);
-      assert.equal(env.data.state, s.state, s.file);
-      for (const [k, want] of Object.entries(s.expect ?? {})) {
-        const got = env.data[k];
-        if (want === true && typeof got === "string") assert.ok(got.length > 0, `${k} of ${s.file}`);
-        else assert.deepEqual(got, want, `${k} of ${s.file}`);
-      }
-    }));
+    await Promise.all(
+      screens.slice(i, i + 4).map(async ({ dir, s }) => {
+        const args = ["--json", "detect", "--cli", "claude", dir + s.file];
+        if (s.styled) args.push("--styled", dir + s.styled);
+        const run = await drover(args);
+        assert.equal(run.code, 0, run.stderr);
+        const env = envelope(run);
+        assert.equal(env.schema, "drover.detect.v1");
+        for (const f of DETECT_FIELDS) assert.ok(f in env.data, `${f} missing`);
+        assert.equal(env.data.state, s.state, s.file);
+        for (const [k, want] of Object.entries(s.expect ?? {})) {
+          const got = env.data[k];
+          if (want === true && typeof got === "string") {
+            assert.ok(got.length > 0, `${k} of ${s.file}`);
+          } else assert.deepEqual(got, want, `${k} of ${s.file}`);
+        }
+      }),
+    );
   }
 });
 
 Deno.test("detect reads stdin and prints human verdicts", async () => {
-  const plain = Deno.readTextFileSync(`${FIXTURES}2.1.197/busy@120x40.txt`);
+  const plain = await Deno.readTextFile(`${FIXTURES}2.1.197/busy@120x40.txt`);
   const run = await drover(["detect", "-"], { stdin: plain });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^state: busy$/m);
@@ -82,7 +101,10 @@ Deno.test("__prompt-profile --format tsv: a version line, then every field as na
   assert.ok(lines.includes("live_prompt_markers\tdo you want to|esc to cancel"));
   // Read back exactly as sweep.sh does: IFS=$'\t' read -r, never eval.
   const bash = await new Deno.Command("bash", {
-    args: ["-c", `while IFS=$'\\t' read -r name ere; do [ "$name" = option_line_pattern ] && printf '%s' "$ere"; done`],
+    args: [
+      "-c",
+      `while IFS=$'\\t' read -r name ere; do [ "$name" = option_line_pattern ] && printf '%s' "$ere"; done`,
+    ],
     stdin: "piped",
     stdout: "piped",
   }).spawn();
@@ -123,7 +145,10 @@ Deno.test("__prompt-profile reads the configured CLI's profile and fails closed 
     run = await drover(["--config", cfg, "__prompt-profile"]);
     assert.equal(run.code, 2);
     assert.equal(run.stdout, "");
-    assert.match(run.stderr, /config\.toml:2: clis\.mine\.prompt_profile\.paste_buffer_pattern: invalid pattern .*back-references/);
+    assert.match(
+      run.stderr,
+      /config\.toml:2: clis\.mine\.prompt_profile\.paste_buffer_pattern: invalid pattern .*back-references/,
+    );
   });
 });
 
@@ -137,10 +162,15 @@ Deno.test("config check: an invalid file exits 2 with file:line: field: reason",
     const run = await drover(["--config", cfg, "config", "check"]);
     assert.equal(run.code, 2);
     assert.ok(
-      run.stderr.includes(`${cfg}:5: clis.claude.prompt_profile.approval_markers[0]: empty marker string`),
+      run.stderr.includes(
+        `${cfg}:5: clis.claude.prompt_profile.approval_markers[0]: empty marker string`,
+      ),
       run.stderr,
     );
-    assert.ok(run.stderr.includes(`${cfg}:6: clis.claude.prompt_profile.bogus_field: unknown field`), run.stderr);
+    assert.ok(
+      run.stderr.includes(`${cfg}:6: clis.claude.prompt_profile.bogus_field: unknown field`),
+      run.stderr,
+    );
     assert.doesNotMatch(run.stderr, /\n\s+at /); // no stack trace
     const j = envelope(await drover(["--json", "--config", cfg, "config", "check"]));
     assert.equal(j.ok, false);
@@ -158,9 +188,14 @@ Deno.test("config check: a git-paw file works via --config, unknown tables are r
     );
     const run = await drover(["--config", cfg, "config", "check"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, new RegExp(`${cfg.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:1: supervisor: unknown top-level`));
+    assert.match(
+      run.stderr,
+      new RegExp(`${cfg.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:1: supervisor: unknown top-level`),
+    );
     assert.match(run.stdout, /\[clis\.my-agent\] command my-agent, 1 prompt_profile field/);
-    const show = envelope(await drover(["--json", "--config", cfg, "profile", "show", "my-agent", "--sources"]));
+    const show = envelope(
+      await drover(["--json", "--config", cfg, "profile", "show", "my-agent", "--sources"]),
+    );
     const f = show.data.fields.find((x: { name: string }) => x.name === "approval_markers");
     assert.deepEqual(f.value, ["proceed? (y/n)"]);
     assert.deepEqual(f.source, { layer: "config", file: cfg, line: 9 });

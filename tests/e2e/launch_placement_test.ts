@@ -224,3 +224,19 @@ Deno.test("launch rejects bad requests before creating anything", async () => {
   assert.equal(envelope(r).error.code, "INVALID_ARGUMENT");
   assert.equal(await windowCount(srv), windows);
 });
+
+Deno.test("concurrent launches into one new --session all land in it", async () => {
+  await using srv = await startTestServer();
+  await using agent = await fakeAgent();
+  const runs = await Promise.all(
+    [1, 2, 3].map(() =>
+      droverOn(srv, agent, ["launch", "--cli", "fake", "--session", "racy", "--background"])
+    ),
+  );
+  for (const r of runs) assert.equal(r.code, 0, r.stdout + r.stderr);
+  const ids = runs.map((r) => envelope(r).data.pane.id).sort();
+  const inSession = (await srv.tmux("list-panes", "-s", "-t", "=racy", "-F", "#{pane_id}"))
+    .trim().split("\n").sort();
+  assert.deepEqual(inSession, ids);
+  assert.equal(runs.filter((r) => envelope(r).data.placement === "session").length, 1);
+});

@@ -45,7 +45,10 @@ dedup_window = "5m"
   assert.deepEqual(e.args, ["--model", "opus"]);
   assert.equal(e.prompt, "positional");
   assert.deepEqual(e.env, { FOO: "bar" });
-  assert.deepEqual(e.promptProfile.approval_markers, ["requires approval", "do you want to proceed"]);
+  assert.deepEqual(e.promptProfile.approval_markers, [
+    "requires approval",
+    "do you want to proceed",
+  ]);
   assert.equal(e.promptProfileLines.approval_markers, 11);
   assert.equal(c.drive.approve, "allowlist");
   assert.equal(c.drive.nudgeEveryMs, 600_000);
@@ -65,13 +68,42 @@ file_prompt_pattern = '(?<=a)b'
 option_line_pattern = 7
 `);
   const lines = e.message.split("\n");
-  assert.ok(lines.includes(
-    "/x/config.toml:5: clis.claude.prompt_profile.approval_markers[1]: empty marker string (it would match every line)",
-  ), e.message);
-  assert.ok(lines.some((l) => l.startsWith("/x/config.toml:6: clis.claude.prompt_profile.readiness_markerz: unknown field (did you mean readiness_markers?)")), e.message);
-  assert.ok(lines.some((l) => l.startsWith("/x/config.toml:7: clis.claude.prompt_profile.live_prompt_markers: empty list")), e.message);
-  assert.ok(lines.some((l) => l.startsWith("/x/config.toml:8: clis.claude.prompt_profile.file_prompt_pattern: invalid pattern") && l.includes("look-around")), e.message);
-  assert.ok(lines.some((l) => l.startsWith("/x/config.toml:9: clis.claude.prompt_profile.option_line_pattern: must be a string")), e.message);
+  assert.ok(
+    lines.includes(
+      "/x/config.toml:5: clis.claude.prompt_profile.approval_markers[1]: empty marker string (it would match every line)",
+    ),
+    e.message,
+  );
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith(
+        "/x/config.toml:6: clis.claude.prompt_profile.readiness_markerz: unknown field (did you mean readiness_markers?)",
+      )
+    ),
+    e.message,
+  );
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith("/x/config.toml:7: clis.claude.prompt_profile.live_prompt_markers: empty list")
+    ),
+    e.message,
+  );
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith(
+        "/x/config.toml:8: clis.claude.prompt_profile.file_prompt_pattern: invalid pattern",
+      ) && l.includes("look-around")
+    ),
+    e.message,
+  );
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith(
+        "/x/config.toml:9: clis.claude.prompt_profile.option_line_pattern: must be a string",
+      )
+    ),
+    e.message,
+  );
 });
 
 Deno.test("a multi-line marker array reports the element's own line", () => {
@@ -81,7 +113,10 @@ approval_markers = [
   "   ",
 ]
 `);
-  assert.match(e.message, /^\/x\/config\.toml:4: clis\.x\.prompt_profile\.approval_markers\[1\]: marker is only whitespace/);
+  assert.match(
+    e.message,
+    /^\/x\/config\.toml:4: clis\.x\.prompt_profile\.approval_markers\[1\]: marker is only whitespace/,
+  );
 });
 
 Deno.test("TOML syntax errors carry their line", () => {
@@ -103,7 +138,10 @@ bogus = 1
 `);
   const m = e.message;
   assert.match(m, /config\.toml:2: clis\.a\.command: must be a non-empty string/);
-  assert.match(m, /config\.toml:3: clis\.a\.prompt: must be "positional", "none" or "flag:--<flag>"/);
+  assert.match(
+    m,
+    /config\.toml:3: clis\.a\.prompt: must be "positional", "none" or "flag:--<flag>"/,
+  );
   assert.match(m, /config\.toml:4: clis\.a\.enabled: must be true or false/);
   assert.match(m, /config\.toml:5: clis\.a\.comand: unknown key/);
   assert.match(m, /config\.toml:8: drive\.approve: must be "none" or "allowlist"/);
@@ -154,7 +192,11 @@ Deno.test("discovery order: --config, $DROVER_CONFIG, .drover/ upward, XDG", asy
     const env = (vars: Record<string, string>) => (n: string) => vars[n];
     const xdg = { XDG_CONFIG_HOME: `${root}/xdg` };
 
-    let c = await loadConfig({ path: `${root}/flag.toml`, cwd: deep, env: env({ ...xdg, DROVER_CONFIG: `${root}/env.toml` }) });
+    let c = await loadConfig({
+      path: `${root}/flag.toml`,
+      cwd: deep,
+      env: env({ ...xdg, DROVER_CONFIG: `${root}/env.toml` }),
+    });
     assert.equal(c.defaultCli, "flag");
     assert.equal(c.source, "flag");
     c = await loadConfig({ cwd: deep, env: env({ ...xdg, DROVER_CONFIG: `${root}/env.toml` }) });
@@ -171,7 +213,8 @@ Deno.test("discovery order: --config, $DROVER_CONFIG, .drover/ upward, XDG", asy
     assert.equal(await discoverConfig({ cwd: root, env: env({}) }), null);
     await assert.rejects(
       () => loadConfig({ path: `${root}/missing.toml` }),
-      (e: unknown) => e instanceof DroverError && e.code === "CONFIG_INVALID" && /not found/.test(e.message),
+      (e: unknown) =>
+        e instanceof DroverError && e.code === "CONFIG_INVALID" && /not found/.test(e.message),
     );
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -46,12 +46,36 @@ const NONE = {
   broad_grant_option: null,
   cli_unavailable: null,
 };
-const PROMPT = { state: "prompt", live_prompt: true, permission_prompt: true, approval: true } as const;
+const PROMPT = {
+  state: "prompt",
+  live_prompt: true,
+  permission_prompt: true,
+  approval: true,
+} as const;
 
 const TABLE: Record<string, Expect> = {
-  "ready": { ...NONE, state: "idle", readiness: "ready", input_box: null, input_line: true, mode: "interactive", mid_response: false },
-  "typed-input": { ...NONE, state: "idle", input_box: "summarise the notes in notes.txt", mid_response: false, paste_buffer: null },
-  "pasted-text": { ...NONE, state: "idle", input_box: "[Pasted text #1 +11 lines]", paste_buffer: "Pasted text #1" },
+  "ready": {
+    ...NONE,
+    state: "idle",
+    readiness: "ready",
+    input_box: null,
+    input_line: true,
+    mode: "interactive",
+    mid_response: false,
+  },
+  "typed-input": {
+    ...NONE,
+    state: "idle",
+    input_box: "summarise the notes in notes.txt",
+    mid_response: false,
+    paste_buffer: null,
+  },
+  "pasted-text": {
+    ...NONE,
+    state: "idle",
+    input_box: "[Pasted text #1 +11 lines]",
+    paste_buffer: "Pasted text #1",
+  },
   "busy": { ...NONE, state: "busy", mid_response: true, readiness: "ready", input_box: null },
   "interrupted": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "bash-prompt": {
@@ -64,10 +88,34 @@ const TABLE: Record<string, Expect> = {
     input_box: null,
     mode: "interactive",
   },
-  "bash-prompt-npm": { ...PROMPT, command: "npm run build", manual_pattern: "npm run build", options: "*1,2,3", broad_grant_option: 2 },
-  "bash-prompt-dir": { ...PROMPT, command: "touch hello.txt", options: "*1,2,3", broad_grant_option: 2 },
-  "write-prompt": { ...PROMPT, file_path: "report.md", command: null, options: "*1,2,3", broad_grant_option: null, manual_pattern: "report.md" },
-  "edit-prompt": { ...PROMPT, file_path: "notes.txt", command: null, options: "*1,2,3", broad_grant_option: null },
+  "bash-prompt-npm": {
+    ...PROMPT,
+    command: "npm run build",
+    manual_pattern: "npm run build",
+    options: "*1,2,3",
+    broad_grant_option: 2,
+  },
+  "bash-prompt-dir": {
+    ...PROMPT,
+    command: "touch hello.txt",
+    options: "*1,2,3",
+    broad_grant_option: 2,
+  },
+  "write-prompt": {
+    ...PROMPT,
+    file_path: "report.md",
+    command: null,
+    options: "*1,2,3",
+    broad_grant_option: null,
+    manual_pattern: "report.md",
+  },
+  "edit-prompt": {
+    ...PROMPT,
+    file_path: "notes.txt",
+    command: null,
+    options: "*1,2,3",
+    broad_grant_option: null,
+  },
   "bash-answered": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "bash-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "narration": { ...NONE, state: "idle", approval: true, mid_response: false },
@@ -75,29 +123,77 @@ const TABLE: Record<string, Expect> = {
   "mode-plan": { ...NONE, state: "idle", mode: "unknown" },
   "mode-auto": { ...NONE, state: "idle", mode: "unknown" },
   "bypass-ready": { ...NONE, state: "idle", mode: "accept_edits", approval: false },
-  "theme-dialog": { ...NONE, state: "dialog", readiness: "dialog", dialog: "Choose the text style" },
-  "trust-dialog": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2", dialog: "trust this folder" },
-  "api-key-dialog": { state: "dialog", live_prompt: true, permission_prompt: false, options: "1,*2", readiness: "dialog" },
-  "bypass-warning": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2", broad_grant_option: null },
-  "question-picker": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2,3,4", command: null },
+  "theme-dialog": {
+    ...NONE,
+    state: "dialog",
+    readiness: "dialog",
+    dialog: "Choose the text style",
+  },
+  "trust-dialog": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2",
+    dialog: "trust this folder",
+  },
+  "api-key-dialog": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "1,*2",
+    readiness: "dialog",
+  },
+  "bypass-warning": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2",
+    broad_grant_option: null,
+  },
+  "question-picker": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2,3,4",
+    command: null,
+  },
   "api-retrying": { ...NONE, state: "busy", mid_response: true, stream_error_seen: true },
   "final-429": { ...NONE, state: "idle", mid_response: false, stream_error_seen: true },
   "final-429-full-retries": { ...NONE, state: "idle", stream_error_seen: true },
   "final-500": { ...NONE, state: "idle", stream_error_seen: true },
   "final-529": { ...NONE, state: "idle", stream_error_seen: true },
   "credit-400": { live_prompt: false, state: "unavailable", stream_error_seen: false },
-  "auth-401": { live_prompt: false, state: "unavailable", cli_unavailable: "Invalid API key · Fix external API key" },
+  "auth-401": {
+    live_prompt: false,
+    state: "unavailable",
+    cli_unavailable: "Invalid API key · Fix external API key",
+  },
   "busy-tool": { ...NONE, state: "busy", mid_response: true, command: "sleep 120 && echo done" },
-  "bash-prompt-accept-edits": { ...PROMPT, command: "npm run build", options: "*1,2,3", broad_grant_option: 2 },
+  "bash-prompt-accept-edits": {
+    ...PROMPT,
+    command: "npm run build",
+    options: "*1,2,3",
+    broad_grant_option: 2,
+  },
   "bash-prompt-long": {
     ...PROMPT,
     options: "*1,2",
     broad_grant_option: null,
-    command_has: ["find . -name '*.ts' -not -path './node_modules/*'", "-exec grep -l 'TODO(release)' {} +", "tee todo-files.txt"],
+    command_has: [
+      "find . -name '*.ts' -not -path './node_modules/*'",
+      "-exec grep -l 'TODO(release)' {} +",
+      "tee todo-files.txt",
+    ],
   },
   "edit-answered": { ...NONE, state: "idle", mid_response: false, file_path: null },
   "write-answered": { ...NONE, state: "idle", mid_response: false, file_path: null },
-  "model-picker": { state: "dialog", live_prompt: true, permission_prompt: false, options: "*1,2,3,4,5", command: null },
+  "model-picker": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2,3,4,5",
+    command: null,
+  },
   "context-nearly-full": { ...NONE, state: "idle", context_used_pct: 84, context_bloat_k: null },
 };
 
@@ -122,8 +218,9 @@ for (const dir of claudeFixtureDirs()) {
       for (const [k, want] of Object.entries(s.expect ?? {})) {
         const got = (v as unknown as Record<string, unknown>)[k];
         // A `true` expectation on a text verdict (stream_error, cli_unavailable …) means "present".
-        if (want === true && typeof got === "string") assert.ok(got.length > 0, `${k} of ${s.file}`);
-        else assert.deepEqual(got, want, `${k} of ${s.file}`);
+        if (want === true && typeof got === "string") {
+          assert.ok(got.length > 0, `${k} of ${s.file}`);
+        } else assert.deepEqual(got, want, `${k} of ${s.file}`);
       }
     });
     Deno.test(`claude-code ${version} ${s.file}: verdict table`, () => {
@@ -134,10 +231,12 @@ for (const dir of claudeFixtureDirs()) {
         if (k === "options") assert.equal(optionsText(v), want, `options of ${s.file}`);
         else if (k === "command_has") {
           for (const part of want as string[]) {
-            assert.ok(v.command?.includes(part), `command of ${s.file} lacks ${part}: ${v.command}`);
+            assert.ok(
+              v.command?.includes(part),
+              `command of ${s.file} lacks ${part}: ${v.command}`,
+            );
           }
-        }
-        else if (k === "stream_error_seen") {
+        } else if (k === "stream_error_seen") {
           assert.equal(v.stream_error !== null, want, `stream_error of ${s.file}`);
         } else {
           assert.deepEqual((v as unknown as Record<string, unknown>)[k], want, `${k} of ${s.file}`);

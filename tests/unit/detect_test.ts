@@ -23,7 +23,15 @@ Deno.test("live prompt, window 1: a marker in the last 4 non-blank lines", () =>
   assert.equal(v(lines("Do you want to proceed?", "", "", "")).live_prompt, true);
   assert.equal(v(lines("Do You Want To Proceed?")).live_prompt, true);
   assert.equal(v("").live_prompt, false);
-  const stale = lines("Do you want to proceed?", "  Esc to cancel", "out 1", "out 2", "out 3", "out 4", "out 5");
+  const stale = lines(
+    "Do you want to proceed?",
+    "  Esc to cancel",
+    "out 1",
+    "out 2",
+    "out 3",
+    "out 4",
+    "out 5",
+  );
   assert.equal(v(stale).live_prompt, false);
 });
 
@@ -72,25 +80,44 @@ Deno.test("permission prompt vs dialog", () => {
   assert.equal(p.state, "prompt");
   assert.equal(p.command, "git status");
   assert.equal(p.broad_grant_option, 2);
-  assert.deepEqual(p.options.map((o) => [o.number, o.selected]), [[1, true], [2, false], [3, false]]);
+  assert.deepEqual(p.options.map((o) => [o.number, o.selected]), [[1, true], [2, false], [
+    3,
+    false,
+  ]]);
   const picker = lines("Which one?", "› 1. A", "  2. B", "Enter to select · Esc to cancel");
   const d = v(picker);
   assert.equal(d.live_prompt, true);
   assert.equal(d.permission_prompt, false);
   assert.equal(d.state, "dialog");
-  assert.deepEqual(d.options.map((o) => [o.number, o.text, o.selected]), [[1, "A", true], [2, "B", false]]);
+  assert.deepEqual(d.options.map((o) => [o.number, o.text, o.selected]), [[1, "A", true], [
+    2,
+    "B",
+    false,
+  ]]);
 });
 
 Deno.test("command: inline form keeps up to the last ), header form skips boundaries", () => {
-  assert.equal(v(lines("● Bash(echo (nested) done)", "Do you want to proceed?")).command, "echo (nested) done");
+  assert.equal(
+    v(lines("● Bash(echo (nested) done)", "Do you want to proceed?")).command,
+    "echo (nested) done",
+  );
   assert.equal(v(lines("Bash command", "", "Do you want to proceed?", "❯ 1. Yes")).command, null);
-  const twoHeaders = lines("● Bash(old cmd)", "────", "Bash command", "  new cmd", "Do you want to proceed?");
+  const twoHeaders = lines(
+    "● Bash(old cmd)",
+    "────",
+    "Bash command",
+    "  new cmd",
+    "Do you want to proceed?",
+  );
   assert.equal(v(twoHeaders).command, "new cmd");
   assert.equal(v(lines("rm -rf / was mentioned", "nothing else")).command, null);
 });
 
 Deno.test("file path: group 1 with quotes stripped", () => {
-  assert.equal(v(lines("Do you want to create `notes/a b.md`?", "❯ 1. Yes", "Esc to cancel")).file_path, "notes/a b.md");
+  assert.equal(
+    v(lines("Do you want to create `notes/a b.md`?", "❯ 1. Yes", "Esc to cancel")).file_path,
+    "notes/a b.md",
+  );
   assert.equal(v(lines("Do you want to make this edit to 'x.ts'?", "❯ 1. Yes")).file_path, "x.ts");
 });
 
@@ -104,23 +131,44 @@ Deno.test("input box: bordered and open forms, options and placeholders are no i
     "old",
     parseConfig(`[clis.old.prompt_profile]\ninput_sigils = [">", "❯"]\n`, "/c.toml"),
   );
-  assert.equal(detect({ plain: lines("╭────╮", "│ > hello there      │", "╰────╯") }, bordered).input_box, "hello there");
-  assert.equal(detect({ plain: lines("╭────╮", "│ ❯ 1. Yes │", "╰────╯") }, bordered).input_box, null);
+  assert.equal(
+    detect({ plain: lines("╭────╮", "│ > hello there      │", "╰────╯") }, bordered).input_box,
+    "hello there",
+  );
+  assert.equal(
+    detect({ plain: lines("╭────╮", "│ ❯ 1. Yes │", "╰────╯") }, bordered).input_box,
+    null,
+  );
   // Not between rules: a quoted "❯ text" in the transcript is not an input line.
   assert.equal(v(lines("❯ earlier prompt", "● reply")).input_line, false);
   // A dim placeholder only the styled capture shows.
   const plain = open("Try something");
-  const styled = lines("────────", "\x1b[39m❯ \x1b[2mTry something\x1b[22m", "────────", "  ? for shortcuts");
+  const styled = lines(
+    "────────",
+    "\x1b[39m❯ \x1b[2mTry something\x1b[22m",
+    "────────",
+    "  ? for shortcuts",
+  );
   assert.equal(detect({ plain, styled }, claude).input_box, null);
   assert.equal(detect({ plain }, claude).input_box, "Try something");
-  const grey = lines("────────", "❯ \x1b[7mT\x1b[27m\x1b[38;5;244mry something\x1b[39m", "────────");
+  const grey = lines(
+    "────────",
+    "❯ \x1b[7mT\x1b[27m\x1b[38;5;244mry something\x1b[39m",
+    "────────",
+  );
   assert.equal(detect({ plain: open("Try something"), styled: grey }, claude).input_box, null);
   const typed = lines("────────", "❯ typed text\x1b[7m \x1b[27m", "────────");
-  assert.equal(detect({ plain: open("typed text"), styled: typed }, claude).input_box, "typed text");
+  assert.equal(
+    detect({ plain: open("typed text"), styled: typed }, claude).input_box,
+    "typed text",
+  );
   // The placeholder markers of a profile work on the plain capture alone.
   const qwen = resolveProfile(
     "q",
-    parseConfig(`[clis.q.prompt_profile]\ninput_placeholder_markers = ["Type your message"]\n`, "/c.toml"),
+    parseConfig(
+      `[clis.q.prompt_profile]\ninput_placeholder_markers = ["Type your message"]\n`,
+      "/c.toml",
+    ),
   );
   assert.equal(detect({ plain: open("Type your message or @path") }, qwen).input_box, null);
 });
@@ -132,14 +180,23 @@ Deno.test("mode reads the pane title and the capture", () => {
 });
 
 Deno.test("stuck shapes: stream error, bloat k, percent, paste buffer", () => {
-  assert.equal(v(lines("● API Error: Connection refused")).stream_error, "API Error: Connection refused");
+  assert.equal(
+    v(lines("● API Error: Connection refused")).stream_error,
+    "API Error: Connection refused",
+  );
   assert.equal(v(lines("Context low · /compact to save 250k tokens")).context_bloat_k, 250);
   assert.equal(v(lines("  ? for shortcuts        84% context used")).context_used_pct, 84);
-  assert.equal(v(lines("────", "❯ [Pasted text #3 +240 lines]", "────")).paste_buffer, "Pasted text #3");
+  assert.equal(
+    v(lines("────", "❯ [Pasted text #3 +240 lines]", "────")).paste_buffer,
+    "Pasted text #3",
+  );
 });
 
 Deno.test("cli unavailable: bottom region only, never inside the input box", () => {
-  assert.equal(v(lines("  ⎿  Invalid API key · Fix external API key", "────", "❯ ", "────")).state, "unavailable");
+  assert.equal(
+    v(lines("  ⎿  Invalid API key · Fix external API key", "────", "❯ ", "────")).state,
+    "unavailable",
+  );
   const typed = lines("────", "❯ why do I see Invalid API key here?", "────", "  ? for shortcuts");
   assert.equal(v(typed).cli_unavailable, null);
   const scrolled = ["  ⎿  Invalid API key"];
@@ -148,9 +205,18 @@ Deno.test("cli unavailable: bottom region only, never inside the input box", () 
 });
 
 Deno.test("manual pattern: a command that parses, never boilerplate", () => {
-  assert.equal(v(lines("Bash command", "  FOO=1 npm test", "Do you want to proceed?")).manual_pattern, "FOO=1 npm test");
-  assert.equal(v(lines("Bash command", "  Tab to amend it", "Do you want to proceed?")).manual_pattern, null);
-  assert.equal(v(lines("Bash command", "  $(curl x)", "Do you want to proceed?")).manual_pattern, null);
+  assert.equal(
+    v(lines("Bash command", "  FOO=1 npm test", "Do you want to proceed?")).manual_pattern,
+    "FOO=1 npm test",
+  );
+  assert.equal(
+    v(lines("Bash command", "  Tab to amend it", "Do you want to proceed?")).manual_pattern,
+    null,
+  );
+  assert.equal(
+    v(lines("Bash command", "  $(curl x)", "Do you want to proceed?")).manual_pattern,
+    null,
+  );
 });
 
 Deno.test("readiness and state precedence", () => {
@@ -162,8 +228,14 @@ Deno.test("readiness and state precedence", () => {
   assert.equal(v(lines("* Working… (esc to interrupt)")).state, "busy");
   // unavailable beats a live prompt; a prompt beats busy.
   assert.equal(v(lines("Credit balance too low", "Do you want to proceed?")).state, "unavailable");
-  assert.equal(v(lines("esc to interrupt", "Bash command", "  ls", "Do you want to proceed?")).state, "prompt");
-  assert.equal(v(lines("WARNING: Bypass Permissions mode", "❯ 1. No, exit", "  2. Yes, I accept")).state, "dialog");
+  assert.equal(
+    v(lines("esc to interrupt", "Bash command", "  ls", "Do you want to proceed?")).state,
+    "prompt",
+  );
+  assert.equal(
+    v(lines("WARNING: Bypass Permissions mode", "❯ 1. No, exit", "  2. Yes, I accept")).state,
+    "dialog",
+  );
 });
 
 Deno.test("every detector reads the pane's own CLI profile", () => {
@@ -183,4 +255,57 @@ cli_unavailable_markers = ["quota gone"]
   assert.equal(detect({ plain: "quota gone\n" }, other).state, "unavailable");
   assert.equal(detect({ plain: "quota gone\n" }, claude).state, "unknown");
   assert.equal(detect({ plain: "x\n" }, other).cli, "other");
+});
+
+Deno.test("command: a Bash(…) rule named mid-sentence is not a tool call", () => {
+  const p = v(lines(
+    "────────",
+    " Bash command",
+    "   find . -exec ls {} +",
+    " find with '-exec' cannot be auto-allowed",
+    " by a Bash(find:*) prefix rule",
+    " Do you want to proceed?",
+    " ❯ 1. Yes",
+    " Esc to cancel",
+  ));
+  assert.notEqual(p.command, "find:*");
+  assert.ok(p.command?.startsWith("find . -exec ls {} +"), String(p.command));
+});
+
+Deno.test("command: the styled capture separates a wrapped command from its grey description", () => {
+  const plain = lines(
+    "────────",
+    " Bash command",
+    "",
+    "   npm run build &&",
+    "   rm -rf dist",
+    "   Build the project",
+    "",
+    " Do you want to proceed?",
+    " ❯ 1. Yes",
+    " Esc to cancel",
+  );
+  const styled = lines(
+    "────────",
+    " \x1b[1mBash command\x1b[0m",
+    "",
+    "   npm run build &&",
+    "   rm -rf dist",
+    "   \x1b[38;2;153;153;153mBuild\x1b[39m \x1b[38;2;153;153;153mthe project\x1b[39m",
+    "",
+    " Do you want to proceed?",
+    " ❯ 1. Yes",
+    " Esc to cancel",
+  );
+  assert.equal(detect({ plain, styled }, claude).command, "npm run build &&\nrm -rf dist");
+  // Without styles the description stays in: more text, never a truncated command.
+  assert.equal(
+    detect({ plain }, claude).command,
+    "npm run build &&\nrm -rf dist\nBuild the project",
+  );
+  // A wrapped inline call keeps every line up to the last ")".
+  assert.equal(
+    v(lines("● Bash(find . -name x |", "      tee out.txt)", "  ⎿  Waiting…")).command,
+    "find . -name x |\ntee out.txt",
+  );
 });

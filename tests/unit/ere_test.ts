@@ -84,9 +84,14 @@ async function grepVerdicts(file: string, ere: string, ci: boolean): Promise<boo
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.ok(out.code === 0 || out.code === 1, `grep rejected ERE ${ere}: ${new TextDecoder().decode(out.stderr)}`);
+  assert.ok(
+    out.code === 0 || out.code === 1,
+    `grep rejected ERE ${ere}: ${new TextDecoder().decode(out.stderr)}`,
+  );
   const hits = new Set(
-    new TextDecoder().decode(out.stdout).split("\n").filter((l) => l).map((l) => Number(l.split(":")[0]) - 1),
+    new TextDecoder().decode(out.stdout).split("\n").filter((l) => l).map((l) =>
+      Number(l.split(":")[0]) - 1
+    ),
   );
   return LINES.map((_, i) => hits.has(i));
 }
@@ -97,11 +102,22 @@ async function assertParity(name: string, ere: string, ci: boolean, js: (line: s
     const viaBash = await bashVerdicts(file, ere, ci);
     const viaGrep = await grepVerdicts(file, ere, ci);
     for (let i = 0; i < LINES.length; i++) {
-      assert.equal(viaBash[i], want[i], `${name}: bash [[ =~ ]] vs JS on ${JSON.stringify(LINES[i])} (ERE ${ere})`);
-      assert.equal(viaGrep[i], want[i], `${name}: grep -E vs JS on ${JSON.stringify(LINES[i])} (ERE ${ere})`);
+      assert.equal(
+        viaBash[i],
+        want[i],
+        `${name}: bash [[ =~ ]] vs JS on ${JSON.stringify(LINES[i])} (ERE ${ere})`,
+      );
+      assert.equal(
+        viaGrep[i],
+        want[i],
+        `${name}: grep -E vs JS on ${JSON.stringify(LINES[i])} (ERE ${ere})`,
+      );
     }
     // Guard against a vacuous test: the real screens must exercise the field.
-    if (!name.startsWith("extra") && name !== "context_bloat_pattern" && name !== "option_line_pattern") {
+    if (
+      !name.startsWith("extra") && name !== "context_bloat_pattern" &&
+      name !== "option_line_pattern"
+    ) {
       assert.ok(want.some((x) => x), `${name} matches no fixture line at all`);
     }
   });
@@ -130,7 +146,12 @@ for (const f of FIELDS) {
 
 Deno.test("ERE parity: the live gate's decorated option line", async () => {
   const re = profile.matchers.patterns.option_line_pattern;
-  await assertParity("_live_option_line", liveOptionEre(profile), false, (l) => re.test(stripDecoration(l)));
+  await assertParity(
+    "_live_option_line",
+    liveOptionEre(profile),
+    false,
+    (l) => re.test(stripDecoration(l)),
+  );
 });
 
 const EXTRA = [
@@ -164,7 +185,10 @@ for (const src of EXTRA) {
 }
 
 Deno.test("ERE escaping of marker literals", () => {
-  assert.equal(ereEscape("[y/N] (y/n) a.b*c+d?e{1}|^$\\"), "\\[y/N\\] \\(y/n\\) a\\.b\\*c\\+d\\?e\\{1\\}\\|\\^\\$\\\\");
+  assert.equal(
+    ereEscape("[y/N] (y/n) a.b*c+d?e{1}|^$\\"),
+    "\\[y/N\\] \\(y/n\\) a\\.b\\*c\\+d\\?e\\{1\\}\\|\\^\\$\\\\",
+  );
   assert.equal(ereEscape("❯ 1. yes"), "❯ 1\\. yes");
 });
 

@@ -122,7 +122,7 @@ export const GEMINI: OtherCli = {
     "security.folderTrust.enabled (true only in the folder-trust scenario), general.enableAutoUpdate false",
     "GEMINI_API_KEY=<lab key>, GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:<port>",
   ],
-  async seed({ home, firstRun }) {
+  async seed({ home, api, firstRun }) {
     await writeJson(`${home}/.gemini/settings.json`, {
       security: {
         auth: { selectedType: "gemini-api-key" },
@@ -133,7 +133,11 @@ export const GEMINI: OtherCli = {
       telemetry: { enabled: false },
       ui: { hideTips: false },
     });
-    return { ...OFFLINE_ENV, GEMINI_API_KEY: "lab-key-0123456789" };
+    return {
+      ...OFFLINE_ENV,
+      GEMINI_API_KEY: "lab-key-0123456789",
+      GOOGLE_GEMINI_BASE_URL: api,
+    };
   },
 };
 
@@ -148,13 +152,18 @@ export const QWEN: OtherCli = {
     "is migrated by 0.15.10 and did NOT stop a self-update; npm_config_registry points at a dead loopback port)",
     "OPENAI_BASE_URL=http://127.0.0.1:<port>/v1, OPENAI_API_KEY=<lab key>, OPENAI_MODEL=standin-model",
   ],
-  async seed({ home }) {
+  async seed({ home, api }) {
     await writeJson(`${home}/.qwen/settings.json`, {
       general: { enableAutoUpdate: false },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
     });
-    return { ...OFFLINE_ENV, OPENAI_API_KEY: "sk-lab-0123456789", OPENAI_MODEL: "standin-model" };
+    return {
+      ...OFFLINE_ENV,
+      OPENAI_BASE_URL: `${api}/v1`,
+      OPENAI_API_KEY: "sk-lab-0123456789",
+      OPENAI_MODEL: "standin-model",
+    };
   },
 };
 

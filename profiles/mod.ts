@@ -5,6 +5,7 @@
  */
 import claudeCode from "./claude-code.toml" with { type: "text" };
 import codex from "./codex.toml" with { type: "text" };
+import gemini from "./gemini.toml" with { type: "text" };
 
 export interface EmbeddedProfileText {
   /** Path relative to the repository, used in error messages and provenance. */
@@ -15,4 +16,5 @@ export interface EmbeddedProfileText {
 export const EMBEDDED_PROFILES: readonly EmbeddedProfileText[] = [
   { file: "profiles/claude-code.toml", text: claudeCode },
   { file: "profiles/codex.toml", text: codex },
+  { file: "profiles/gemini.toml", text: gemini },
 ];

@@ -9,6 +9,7 @@
  *   6. re-capture: if the same prompt is still live with option 1 selected, one Enter — never more.
  * Every error before step 5 sends nothing. Keys are sent only in steps 5 and 6.
  */
+import { DroverError } from "../errors.ts";
 import type { PaneCapture } from "../tmux/capture.ts";
 import { capturePane } from "../tmux/capture.ts";
 import type { PaneInfo } from "../tmux/panes.ts";
@@ -176,7 +177,17 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     };
   }
 
-  const claim = await acquireClaim(req.claimDir, name);
+  let claim: Awaited<ReturnType<typeof acquireClaim>>;
+  try {
+    claim = await acquireClaim(req.claimDir, name);
+  } catch (e) {
+    throw new DroverError(
+      "IO_FAILED",
+      `cannot take the pane's claim in ${req.claimDir}: ${
+        e instanceof Error ? e.message : String(e)
+      }; point XDG_RUNTIME_DIR at a private directory (nothing was sent)`,
+    );
+  }
   if (!claim.ok) {
     return refused(
       "claimed",

@@ -11,6 +11,7 @@ import { selectServer } from "../tmux/server.ts";
 import type { PaneView } from "../identify/context.ts";
 import { type GlobalOptions, printable } from "./output.ts";
 import { run } from "./context.ts";
+import { parseScreenState, saveScreen } from "./profile_test_cmd.ts";
 
 export interface CaptureData {
   pane_id: string;
@@ -62,10 +63,21 @@ export function register(program: Command): void {
     .argument("<target>", "pane: %id or session:window.pane")
     .option("--lines <n>", "also include up to N lines of scrollback above the screen", undefined)
     .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
+    .option("--save <dir>", "also save the screen in DIR for `drover profile test` (needs --as)")
+    .option("--as <state>", "the state the screen shows: prompt, dialog, busy, idle, shell, unavailable")
     .action(async (target: string, _o: unknown, cmd: Command) => {
-      const o = cmd.opts() as { lines?: string; cli?: string };
+      const o = cmd.opts() as { lines?: string; cli?: string; save?: string; as?: string };
       await run(cmd, "drover.capture.v1", async (g) => {
+        if (o.as !== undefined && o.save === undefined) throw invalidArgument("--as needs --save DIR");
+        const state = o.save !== undefined ? parseScreenState(o.as) : undefined;
         const { data } = await captureTarget(g, target, o);
+        if (o.save !== undefined && state !== undefined) {
+          const saved = await saveScreen(o.save, state, data.plain, data.styled);
+          return {
+            data: { ...data, saved: { ...saved, state } },
+            human: `saved ${saved.plain} (+ ${saved.styled.split("/").pop()}) as ${state}`,
+          };
+        }
         // The screen as captured; output.ts escapes control characters, the newlines stay.
         return { data, human: printable(data.plain.replace(/\n$/, "")) };
       });

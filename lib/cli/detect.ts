@@ -43,7 +43,7 @@ export function humanVerdicts(v: Verdicts): string[] {
   for (const [k, val] of Object.entries(v)) {
     if (k === "options") {
       const opts = v.options.map((o) => `${o.selected ? "❯" : " "}${o.number}. ${o.text}`);
-      out.push(`options: ${opts.length ? "" : "none"}`);
+      out.push(opts.length ? "options:" : "options: none");
       for (const o of opts) out.push(`  ${o}`);
     } else {out.push(
         `${k}: ${val === null ? "-" : typeof val === "string" ? val : JSON.stringify(val)}`,

@@ -8,6 +8,7 @@ import { shippedProfiles } from "../profile/embedded.ts";
 import { effectiveCli, type FieldSource, resolveProfile } from "../profile/resolve.ts";
 import { run } from "./context.ts";
 import { configFor } from "./cli_common.ts";
+import { registerProfileTest } from "./profile_test_cmd.ts";
 
 export function sourceText(s: FieldSource): string {
   if (s.layer === "config") return `config ${s.file}:${s.line}`;
@@ -17,6 +18,7 @@ export function sourceText(s: FieldSource): string {
 
 export function register(program: Command): void {
   const profile = program.command("profile").description("inspect prompt-shape profiles");
+  registerProfileTest(profile);
 
   profile
     .command("show")

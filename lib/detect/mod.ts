@@ -17,6 +17,7 @@ import {
   styledChars,
   styledLines,
 } from "./text.ts";
+import type { StyledChar } from "./text.ts";
 
 export { stripDecoration } from "./text.ts";
 
@@ -66,6 +67,12 @@ export interface Verdicts {
   input_line: boolean;
   /** Extension: the first `dialog_markers` entry seen on a live dialog screen, else null. */
   dialog: string | null;
+  /**
+   * Extension (`choice_row_markers`): the un-numbered choice row of a live prompt (OpenCode's
+   * "Allow once  Allow always  Reject"), in screen order, with the one the styled capture shows
+   * selected; null when the profile describes none or none is on the live prompt.
+   */
+  choice_row: ChoiceRowEntry[] | null;
 }
 
 // Compiled windows (DESIGN §5): never profile fields.
@@ -521,6 +528,7 @@ export function detect(
     cli_unavailable,
     manual_pattern,
     input_line: box !== null,
+    choice_row: live.live ? choiceRowOf(s, p, region, capture.styled) : null,
     dialog: dialog === null
       ? null
       : (p.values.dialog_markers.find((m) => m.toLowerCase() === dialog) ?? dialog),
@@ -596,4 +604,68 @@ function commandLineOf(s: Screen, p: ResolvedProfile, region: readonly number[])
     if (g) return g;
   }
   return null;
+}
+
+export interface ChoiceRowEntry {
+  text: string;
+  selected: boolean;
+}
+
+/**
+ * `choice_row_markers`: the lowest line of the live region that carries every choice, in order.
+ * A choice is selected when it is the only one drawn bright (not dim, not grey) in the styled
+ * capture; with no styled capture, or no single bright choice, none is selected (so nothing that
+ * relies on the selection acts).
+ */
+function choiceRowOf(
+  s: Screen,
+  p: ResolvedProfile,
+  region: readonly number[],
+  styled: string | undefined,
+): ChoiceRowEntry[] | null {
+  const markers = p.values.choice_row_markers;
+  if (!markers || markers.length === 0) return null;
+  const lows = p.matchers.markers.choice_row_markers;
+  for (let k = region.length - 1; k >= 0; k--) {
+    const i = region[k];
+    const low = s.lower[i];
+    const cols: number[] = [];
+    let from = 0;
+    for (const m of lows) {
+      const at = low.indexOf(m, from);
+      if (at < 0) break;
+      cols.push(at);
+      from = at + m.length;
+    }
+    if (cols.length !== lows.length) continue;
+    const bright = styled ? brightChoices(styledLines(styled), s.lines[i], cols, lows) : null;
+    const single = bright !== null && bright.filter(Boolean).length === 1;
+    return markers.map((m, n) => ({ text: m, selected: single && bright![n] }));
+  }
+  return null;
+}
+
+/** For each choice at `cols` (UTF-16 columns of the plain line): drawn bright in the styled line? */
+function brightChoices(
+  styled: string[],
+  plainLine: string,
+  cols: readonly number[],
+  markers: readonly string[],
+): boolean[] | null {
+  const plain = plainLine.trimEnd();
+  const sl = styled.find((l) => stripAnsi(l).trimEnd() === plain);
+  if (sl === undefined) return null;
+  const chars: StyledChar[] = styledChars(sl);
+  // UTF-16 column of each styled character.
+  const at: number[] = [];
+  let col = 0;
+  for (const c of chars) {
+    at.push(col);
+    col += c.ch.length;
+  }
+  return cols.map((c0, n) => {
+    const c1 = c0 + markers[n].length;
+    const inChoice = chars.filter((c, j) => at[j] >= c0 && at[j] < c1 && c.ch.trim() !== "");
+    return inChoice.length > 0 && inChoice.every((c) => !c.dim && (c.inverse || !isGreyFg(c.fg)));
+  });
 }

@@ -154,6 +154,14 @@ export const FIELDS = [
       "(last match among the bottom non-blank lines)",
   },
   {
+    name: "choice_row_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "the choices of an un-numbered choice row on a live prompt, in screen order (OpenCode: " +
+      "Allow once, Allow always, Reject); the selected one is read from the styled capture",
+  },
+  {
     name: "command_line_pattern",
     kind: "pattern",
     seed: false,

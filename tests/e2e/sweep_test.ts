@@ -71,52 +71,68 @@ async function sweep(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/** Recorded CLI fixture folders → the drover CLI name whose profile judges them. */
+const RECORDED_CLIS: Record<string, string> = {
+  "claude-code": "claude",
+  codex: "codex",
+  gemini: "gemini",
+  qwen: "qwen",
+  opencode: "opencode",
+};
+
 Deno.test("parity: sweep.sh classify and the binary agree on every recorded screen", async () => {
   assert.ok(SCREENS.length > 0, "no recorded screens");
   const tmp = await Deno.makeTempDir();
   try {
-    // The profile rows come from the real drover once; a stub serves them to each classify run
-    // (every sweep.sh run asks again; the rows cannot differ between identical calls).
     const real = await droverExe(tmp);
-    const tsv = await new Deno.Command(real, {
-      args: ["__prompt-profile", "--format", "tsv", "--format-version", "1"],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(tsv.code, 0, new TextDecoder().decode(tsv.stderr));
-    await Deno.writeFile(`${tmp}/profile.tsv`, tsv.stdout);
-    const stub = `${tmp}/drover-stub`;
-    await Deno.writeTextFile(
-      stub,
-      `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${
-        q(`${tmp}/profile.tsv`)
-      };; esac\nexec ${q(real)} "$@"\n`,
-    );
-    await Deno.chmod(stub, 0o755);
-    const profile = resolveProfile("claude", EMPTY_CONFIG);
     const disagreements: string[] = [];
-    for (const s of SCREENS) {
-      const plain = await plainFixture(s.rel);
-      const v = toJudged(detect({ plain }, profile));
-      const g = gate(v);
-      const binary = !v.live_prompt
-        ? "no-op (not live)"
-        : g.ok
-        ? "approve option=1"
-        : g.reason === "dialog"
-        ? "refuse (dialog: not a permission prompt)"
-        : g.reason === "broad-grant"
-        ? "refuse (broad grant on option 1)"
-        : "refuse (no option 1)";
-      const r = await sweep(["classify"], { stdin: plain, env: { DROVER: stub } });
-      assert.equal(r.code, 0, r.stderr);
-      const script = r.stdout.trim();
-      const live = !script.startsWith("no-op");
-      if (live !== v.live_prompt || script !== binary) {
-        disagreements.push(`${s.rel}: sweep.sh "${script}", drover "${binary}"`);
+    let compared = 0;
+    for (const [id, cli] of Object.entries(RECORDED_CLIS)) {
+      const screens = await manifestScreens(id);
+      if (screens.length === 0) continue;
+      // The profile rows come from the real drover once per CLI; a stub serves them to each
+      // classify run (identical calls cannot give different rows).
+      const tsv = await new Deno.Command(real, {
+        args: ["__prompt-profile", "--format", "tsv", "--format-version", "1", "--cli", cli],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(tsv.code, 0, new TextDecoder().decode(tsv.stderr));
+      await Deno.writeFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
+      const stub = `${tmp}/drover-stub-${cli}`;
+      await Deno.writeTextFile(
+        stub,
+        `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${
+          q(`${tmp}/profile-${cli}.tsv`)
+        };; esac\nexec ${q(real)} "$@"\n`,
+      );
+      await Deno.chmod(stub, 0o755);
+      const profile = resolveProfile(cli, EMPTY_CONFIG);
+      for (const s of screens) {
+        const plain = await plainFixture(s.rel);
+        const v = toJudged(detect({ plain }, profile));
+        const g = gate(v);
+        const binary = !v.live_prompt
+          ? "no-op (not live)"
+          : g.ok
+          ? "approve option=1"
+          : g.reason === "dialog"
+          ? "refuse (dialog: not a permission prompt)"
+          : g.reason === "broad-grant"
+          ? "refuse (broad grant on option 1)"
+          : "refuse (no option 1)";
+        const r = await sweep(["--cli", cli, "classify"], { stdin: plain, env: { DROVER: stub } });
+        assert.equal(r.code, 0, r.stderr);
+        const script = r.stdout.trim();
+        const live = !script.startsWith("no-op");
+        compared++;
+        if (live !== v.live_prompt || script !== binary) {
+          disagreements.push(`${s.rel}: sweep.sh "${script}", drover "${binary}"`);
+        }
       }
     }
     assert.deepEqual(disagreements, []);
+    assert.ok(compared >= SCREENS.length);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

@@ -3,9 +3,10 @@
  *
  *   deno task lab                      compare fresh screens with fixtures (+ detect() when available)
  *   deno task lab --record             re-record fixtures
+ *   deno task lab --suite claude-screens  only that suite (repeatable)
  *   deno task lab --only bash-prompt   only scenarios whose "suite/scenario" contains the text (repeatable)
  *   deno task lab --size 120x40        only one pane size (repeatable)
- *   deno task lab --jobs 3             parallel scenarios (default 2)
+ *   deno task lab --jobs 4             parallel scenarios (default 3, or $LAB_JOBS)
  *   deno task lab --no-detect          skip detect()
  *   deno task lab --list               list scenarios and exit
  *
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
       args: Deno.args,
       options: {
         record: { type: "boolean", default: false },
+        suite: { type: "string", multiple: true },
         only: { type: "string", multiple: true },
         size: { type: "string", multiple: true },
         jobs: { type: "string" },
@@ -58,11 +60,12 @@ async function main(): Promise<number> {
   const v = args.values;
   if (v.help) {
     console.log(
-      "usage: deno task lab [--record] [--only TEXT]... [--size COLSxROWS]... [--jobs N] [--no-detect] [--list] [--out DIR]",
+      "usage: deno task lab [--record] [--suite NAME]... [--only TEXT]... [--size COLSxROWS]... [--jobs N] [--no-detect] [--list] [--out DIR]",
     );
     return 0;
   }
-  const jobs = v.jobs === undefined ? 2 : Number(v.jobs);
+  // A job mostly waits on its CLI (a whole run used ~12% of one core per job), so 3 fit on 2 cores.
+  const jobs = v.jobs === undefined ? Number(Deno.env.get("LAB_JOBS") ?? 3) : Number(v.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
     console.error("lab: --jobs must be an integer from 1 to 8");
     return 2;
@@ -73,7 +76,15 @@ async function main(): Promise<number> {
       return 2;
     }
   }
-  const suites = await discover();
+  const all = await discover();
+  const unknown = (v.suite ?? []).filter((n) => !all.some((s) => s.name === n));
+  if (unknown.length) {
+    console.error(
+      `lab: no suite named ${unknown.join(", ")} (have: ${all.map((s) => s.name).join(", ")})`,
+    );
+    return 2;
+  }
+  const suites = v.suite?.length ? all.filter((s) => v.suite!.includes(s.name)) : all;
   if (v.list) {
     for (const s of suites) {
       for (const sc of s.scenarios) console.log(`${s.name}/${sc.name}${sc.slow ? " (slow)" : ""}`);

@@ -10,6 +10,7 @@ import { FIELDS } from "../../lib/profile/fields.ts";
 import { exportRows, liveOptionEre } from "../../lib/profile/export.ts";
 import { compilePattern, ereEscape, PatternError } from "../../lib/profile/regex.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { shippedProfiles } from "../../lib/profile/embedded.ts";
 import { stripDecoration } from "../../lib/detect/mod.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
@@ -142,6 +143,30 @@ for (const f of FIELDS) {
     }
     await assertParity(f.name, row.ere, row.case_insensitive, js);
   });
+}
+
+// Every other shipped profile's own fields, on the same lines (its fixtures are among them).
+for (const shipped of shippedProfiles().filter((s) => !s.isDefault)) {
+  const other = resolveProfile(shipped.clis[0], EMPTY_CONFIG);
+  const otherRows = exportRows(other);
+  for (const f of FIELDS) {
+    if (other.sources[f.name].layer !== "shipped") continue;
+    const row = otherRows.find((r) => r.name === f.name)!;
+    if (row.ere === "") continue;
+    Deno.test(`ERE parity on every fixture line: ${shipped.id} ${f.name}`, async () => {
+      let js: (l: string) => boolean;
+      if (f.kind === "pattern") {
+        const re = (other.matchers.patterns as Record<string, RegExp | null>)[f.name]!;
+        js = (l) => re.test(l);
+      } else {
+        const ms = f.name === "broad_grant_marker"
+          ? [...other.matchers.broadGrant]
+          : (other.values[f.name] as string[]).map((m) => m.toLowerCase());
+        js = (l) => ms.some((m) => l.toLowerCase().includes(m));
+      }
+      await assertParity(`extra ${shipped.id} ${f.name}`, row.ere, row.case_insensitive, js);
+    });
+  }
 }
 
 Deno.test("ERE parity: the live gate's decorated option line", async () => {

@@ -29,6 +29,9 @@ import {
 /** The API key the lab hands Claude Code (any value works against the stand-in). */
 export const LAB_API_KEY = "sk-ant-api03-drover-lab-key-0123456789abcdefghij";
 
+/** The fake subscription token for `auth: "subscription"` (only ever sent to the stand-in). */
+export const LAB_OAUTH_TOKEN = "sk-ant-oat01-drover-lab-token-0123456789";
+
 /** The line that proves the ready input box is up (the shortcut hint under the prompt). */
 export const CLAUDE_READY: Condition = "? for shortcuts";
 
@@ -43,6 +46,12 @@ export interface ClaudeOptions {
   env?: Record<string, string>;
   /** Which first-run screens to let through (default: none). */
   firstRun?: { theme?: boolean; apiKey?: boolean; trust?: boolean };
+  /**
+   * "api-key" (default): ANTHROPIC_API_KEY. "subscription": a (fake) claude.ai OAuth token
+   * (CLAUDE_CODE_OAUTH_TOKEN + scopes + subscription type) — the CLI then honours the unified rate-limit
+   * headers and shows the subscription usage-limit screens.
+   */
+  auth?: "api-key" | "subscription";
   /** Start with --dangerously-skip-permissions (IS_SANDBOX=1, since the lab runs as root). */
   bypass?: boolean;
   /** Wait for this after start instead of the ready screen (default: ready, unless firstRun/bypass). */
@@ -133,7 +142,13 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
       name: "claude",
       env: {
         ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: LAB_API_KEY,
+        ...(opts.auth === "subscription"
+          ? {
+            CLAUDE_CODE_OAUTH_TOKEN: LAB_OAUTH_TOKEN,
+            CLAUDE_CODE_OAUTH_SCOPES: "user:inference user:profile",
+            CLAUDE_CODE_SUBSCRIPTION_TYPE: "max",
+          }
+          : { ANTHROPIC_API_KEY: LAB_API_KEY }),
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
         DISABLE_AUTOUPDATER: "1",
         COLORTERM: "truecolor",

@@ -185,6 +185,8 @@ export function normalise(line: string): string {
     .replace(/drover-[a-z]+-[0-9a-f]{8,}/g, "<tmp>")
     // Spinner glyph + random verb ("✻ Pondering…").
     .replace(SPINNER, "$1<spin>$2<verb>…")
+    // "✻ Churned for 3s" / "✻ Sautéed for 1s": random past-tense verb after a turn.
+    .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
     // The effort hint at the footer's right end comes and goes between frames.
     .replace(/\s+● [a-z]+ · \/effort$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
@@ -195,6 +197,8 @@ export function normalise(line: string): string {
     .replace(/[↑↓]\s*\d+(\.\d+)?k?\s+tokens?/g, "<tokens>")
     .replace(/\b\d+(\.\d+)?k?\s+tokens\b/g, "<n> tokens")
     .replace(/\battempt \d+\/\d+/g, "attempt <n>/<m>")
+    // Clock times ("resets 6:29pm (UTC)").
+    .replace(/\b\d{1,2}(:\d{2})?\s?(am|pm)\b/gi, "<clock>")
     // ISO timestamps, npm log names and request ids.
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}[_:]\d{2}[_:]\d{2}(?:[_.:]\d+)?Z?/g, "<time>")
     .replace(/\breq_[A-Za-z0-9_]+/g, "req_<id>")

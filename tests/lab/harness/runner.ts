@@ -32,7 +32,7 @@ import { type Detector, loadDetector } from "./detect_hook.ts";
 
 export interface RunOptions {
   mode: "record" | "check";
-  /** Parallel jobs (default 2: the lab machine has 2 cores shared with others). */
+  /** Parallel jobs (default 3: a job mostly waits on a CLI; measured ~12% of one core per job). */
   jobs?: number;
   /** Only scenarios whose "suite/scenario" contains one of these. */
   only?: string[];
@@ -113,7 +113,7 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
     results.push(await runJob(job, opts, versions.get(job.suite), detector, recorded, log));
   const workers = [
     ...slow.map(run),
-    ...Array.from({ length: Math.max(1, opts.jobs ?? 2) }, async () => {
+    ...Array.from({ length: Math.max(1, opts.jobs ?? 3) }, async () => {
       while (queue.length) await run(queue.shift()!);
     }),
   ];

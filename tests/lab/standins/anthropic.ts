@@ -121,6 +121,26 @@ const DEFAULT_ERROR_MESSAGES: Record<number, string> = {
   529: "Overloaded",
 };
 
+/**
+ * Headers of a subscription usage-limit rejection (HTTP 429): the unified rate-limit headers Claude
+ * Code reads for claude.ai plans. `claim`: "five_hour" (session limit) or "seven_day" (weekly limit).
+ */
+export function usageLimitHeaders(
+  claim: "five_hour" | "seven_day",
+  resetEpochSeconds = Math.floor(Date.now() / 1000) + 3 * 3600,
+): Record<string, string> {
+  const reset = String(resetEpochSeconds);
+  const short = claim === "five_hour" ? "5h" : "7d";
+  return {
+    "anthropic-ratelimit-unified-status": "rejected",
+    "anthropic-ratelimit-unified-reset": reset,
+    "anthropic-ratelimit-unified-representative-claim": claim,
+    [`anthropic-ratelimit-unified-${short}-status`]: "rejected",
+    [`anthropic-ratelimit-unified-${short}-reset`]: reset,
+    [`anthropic-ratelimit-unified-${short}-utilization`]: "1.0",
+  };
+}
+
 /** Anthropic-shaped error body for a status. */
 export function errorBody(
   status: number,

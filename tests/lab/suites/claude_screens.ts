@@ -15,6 +15,7 @@ import {
   resolveCli,
   type ScenarioContext,
   startClaude,
+  usageLimitHeaders,
 } from "../harness/mod.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -530,6 +531,39 @@ const scenarios: LabScenario[] = [
       });
     },
   },
+  ...(
+    [
+      ["five_hour", "session-limit", "You've hit your session limit"],
+      ["seven_day", "weekly-limit", "You've hit your weekly limit"],
+    ] as const
+  ).map(([claim, name, line]): LabScenario => ({
+    name,
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        auth: "subscription",
+        script: [{
+          kind: "error",
+          status: 429,
+          times: Infinity,
+          message: "This request would exceed your account's rate limit. Please try again later.",
+          headers: usageLimitHeaders(claim),
+        }],
+      });
+      await submit(ctx, c, "say hello");
+      await ctx.screen(c.pane, `${name}-options`, {
+        state: "unavailable",
+        defining: [line, "What do you want to do?", "1. Stop and wait for limit to reset"],
+        notes:
+          `subscription login (CLAUDE_CODE_OAUTH_TOKEN, fake); HTTP 429 with unified rate-limit ` +
+          `headers, representative claim ${claim}; the CLI opens /rate-limit-options by itself`,
+      });
+      await press(ctx, c, "1");
+      await ctx.screen(c.pane, name, {
+        state: "unavailable",
+        defining: [line, READY],
+      });
+    },
+  })),
   {
     name: "credit-400",
     async run(ctx) {

@@ -145,7 +145,8 @@ export const QWEN: OtherCli = {
   id: "qwen",
   profile: "qwen",
   api: "chat",
-  ready: "? for shortcuts",
+  // Keys typed while it still says "Initializing..." land raw in the input line.
+  ready: (p: string) => p.includes("? for shortcuts") && !p.includes("Initializing"),
   args: [],
   setup: [
     "$HOME/.qwen/settings.json: general.enableAutoUpdate false (the lab-notes key general.disableAutoUpdate " +

@@ -1,0 +1,325 @@
+/**
+ * `drover profile test --cli NAME DIR`: judge a folder of a user's own captured screens, each named
+ * by the state it really shows (`prompt-*.txt`, `busy-*.txt`, …, optional `*.ansi.txt` styled
+ * companions), with the profile NAME resolves to (configuration included), and report every screen
+ * whose detected state differs, with the profile fields involved and the lines that matched them.
+ * Also the saving half of `drover capture TARGET --save DIR --as STATE`, which collects such screens.
+ */
+import type { Command } from "../deps/cli.ts";
+import { DroverError, invalidArgument } from "../errors.ts";
+import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
+import type { FieldName } from "../profile/fields.ts";
+import { effectiveCli, type ResolvedProfile, resolveProfile } from "../profile/resolve.ts";
+import { execBounded } from "../profile/regex.ts";
+import { configFor } from "./cli_common.ts";
+import { run } from "./context.ts";
+import { printable } from "./output.ts";
+
+/** The states a screen file may be named after (DESIGN §5). */
+export const SCREEN_STATES = [
+  "prompt",
+  "dialog",
+  "busy",
+  "idle",
+  "shell",
+  "unavailable",
+  "unknown",
+] as const satisfies readonly PaneState[];
+
+export type ScreenState = typeof SCREEN_STATES[number];
+
+/** Exit code when at least one screen is judged differently from its name. */
+export const EXIT_PROFILE_MISMATCH = 1;
+
+/**
+ * The profile fields whose values decide that a screen is in a state (and so the ones to look at
+ * when it is judged to be, or not to be, in it). Compiled windows and sigils are not fields.
+ */
+export const STATE_FIELDS: Readonly<Record<ScreenState, readonly FieldName[]>> = {
+  unavailable: ["cli_unavailable_markers"],
+  prompt: [
+    "live_prompt_markers",
+    "option_line_pattern",
+    "approval_markers",
+    "command_header_markers",
+    "command_line_pattern",
+    "file_prompt_pattern",
+  ],
+  dialog: ["live_prompt_markers", "option_line_pattern", "dialog_markers", "approval_markers"],
+  busy: ["mid_response_markers", "mid_response_pattern"],
+  shell: ["readiness_markers"],
+  idle: ["readiness_markers", "input_sigils", "input_line_pattern", "input_placeholder_markers"],
+  unknown: [],
+};
+
+export interface Evidence {
+  line: number;
+  field: FieldName;
+  /** The marker (or pattern source) that matched. */
+  match: string;
+  text: string;
+}
+
+export interface ScreenResult {
+  file: string;
+  styled: string | null;
+  expected: ScreenState;
+  actual: PaneState;
+  ok: boolean;
+  /** Fields involved in the mismatch (expected state's fields, then the actual state's). */
+  fields: FieldName[];
+  /** Lines of the screen that match those fields. */
+  evidence: Evidence[];
+  verdicts: Verdicts;
+}
+
+export interface ProfileTestData {
+  cli: string;
+  shipped: string | null;
+  dir: string;
+  screens: ScreenResult[];
+  mismatches: number;
+  skipped: string[];
+}
+
+const NAME_RE = /^([a-z]+)-.+\.txt$/;
+
+/** Which files of DIR are screens: `<state>-<anything>.txt`, minus the `.ansi.txt` companions. */
+export function screenFiles(
+  names: readonly string[],
+): { screens: { file: string; state: ScreenState; styled: string | null }[]; skipped: string[] } {
+  const set = new Set(names);
+  const screens: { file: string; state: ScreenState; styled: string | null }[] = [];
+  const skipped: string[] = [];
+  for (const n of [...names].sort()) {
+    if (!n.endsWith(".txt") || n.endsWith(".ansi.txt")) continue;
+    const m = NAME_RE.exec(n);
+    const state = m?.[1];
+    if (!state || !(SCREEN_STATES as readonly string[]).includes(state)) {
+      skipped.push(n);
+      continue;
+    }
+    const styled = n.replace(/\.txt$/, ".ansi.txt");
+    screens.push({ file: n, state: state as ScreenState, styled: set.has(styled) ? styled : null });
+  }
+  return { screens, skipped };
+}
+
+/** Lines of `plain` that match any of `fields` in profile `p` (markers: case-insensitive). */
+export function evidenceFor(
+  plain: string,
+  p: ResolvedProfile,
+  fields: readonly FieldName[],
+): Evidence[] {
+  const lines = plain.replace(/\r/g, "").split("\n");
+  const out: Evidence[] = [];
+  for (const f of fields) {
+    const v = p.values[f] as unknown;
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i];
+      if (Array.isArray(v)) {
+        const low = text.toLowerCase();
+        const hit = (v as string[]).find((m) => low.includes(m.toLowerCase()));
+        if (hit !== undefined) out.push({ line: i + 1, field: f, match: hit, text: text.trim() });
+      } else if (typeof v === "string") {
+        const re = (p.matchers.patterns as Record<string, RegExp | null>)[f];
+        if (re && execBounded(re, text) !== null) {
+          out.push({ line: i + 1, field: f, match: v, text: text.trim() });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Judge one screen against the state its name claims. */
+export function judgeScreen(
+  p: ResolvedProfile,
+  screen: { file: string; state: ScreenState; styled: string | null },
+  plain: string,
+  styled: string | undefined,
+): ScreenResult {
+  const verdicts = detect({ plain, styled }, p);
+  const ok = verdicts.state === screen.state;
+  const fields = ok ? [] : [
+    ...new Set([
+      ...STATE_FIELDS[screen.state],
+      ...STATE_FIELDS[verdicts.state as ScreenState] ?? [],
+    ]),
+  ];
+  return {
+    file: screen.file,
+    styled: screen.styled,
+    expected: screen.state,
+    actual: verdicts.state,
+    ok,
+    fields,
+    evidence: ok ? [] : evidenceFor(plain, p, fields),
+    verdicts,
+  };
+}
+
+async function readText(path: string): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: false }).decode(await Deno.readFile(path));
+}
+
+/** Run a profile over a folder of named screens. */
+export async function profileTest(p: ResolvedProfile, dir: string): Promise<ProfileTestData> {
+  let names: string[];
+  try {
+    names = [];
+    for await (const e of Deno.readDir(dir)) if (e.isFile) names.push(e.name);
+  } catch (e) {
+    throw new DroverError(
+      "INVALID_ARGUMENT",
+      `cannot read screen folder ${dir}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  const { screens, skipped } = screenFiles(names);
+  if (screens.length === 0) {
+    throw invalidArgument(
+      `no screens in ${dir}: name each capture after the state it shows, e.g. prompt-1.txt, ` +
+        `busy-1.txt (states: ${SCREEN_STATES.join(", ")}); \`drover capture TARGET --save ${dir} ` +
+        "--as STATE` saves one",
+    );
+  }
+  const results: ScreenResult[] = [];
+  for (const s of screens) {
+    const plain = await readText(`${dir}/${s.file}`);
+    const styled = s.styled ? await readText(`${dir}/${s.styled}`) : undefined;
+    results.push(judgeScreen(p, s, plain, styled));
+  }
+  return {
+    cli: p.cli,
+    shipped: p.shipped,
+    dir,
+    screens: results,
+    mismatches: results.filter((r) => !r.ok).length,
+    skipped,
+  };
+}
+
+function sourceOf(p: ResolvedProfile, f: FieldName): string {
+  const s = p.sources[f] as { layer: string; file?: string; line?: number; profile?: string };
+  if (s.layer === "config") return `config ${s.file}:${s.line}`;
+  if (s.file) return `${s.layer} ${s.profile ?? ""} ${s.file}:${s.line}`.replace(/\s+/g, " ");
+  return s.layer;
+}
+
+export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
+  const out: string[] = [];
+  out.push(
+    `profile test: ${d.cli}${
+      d.shipped ? ` (shipped profile: ${d.shipped})` : ""
+    } on ${d.screens.length} ` +
+      `screen(s) in ${d.dir}`,
+  );
+  for (const r of d.screens) {
+    if (r.ok) {
+      out.push(`  ok        ${r.file}: ${r.actual}`);
+      continue;
+    }
+    out.push(`  MISMATCH  ${r.file}: expected ${r.expected}, detected ${r.actual}`);
+    out.push(`    fields involved:`);
+    for (const f of r.fields) {
+      out.push(`      ${f} = ${printable(JSON.stringify(p.values[f]))}  (${sourceOf(p, f)})`);
+    }
+    if (r.evidence.length === 0) out.push(`    no line of the screen matches any of them`);
+    else {
+      out.push(`    matching lines:`);
+      for (const e of r.evidence.slice(0, 12)) {
+        out.push(
+          `      line ${e.line}: ${e.field} ${printable(JSON.stringify(e.match))} in ${
+            printable(JSON.stringify(e.text.slice(0, 100)))
+          }`,
+        );
+      }
+      if (r.evidence.length > 12) out.push(`      … ${r.evidence.length - 12} more`);
+    }
+  }
+  for (const s of d.skipped) out.push(`  skipped   ${s}: not named <state>-*.txt`);
+  out.push(
+    d.mismatches === 0
+      ? `all ${d.screens.length} screen(s) match`
+      : `${d.mismatches} of ${d.screens.length} screen(s) do not match`,
+  );
+  return out;
+}
+
+/** Adds `test` under `drover profile` (called from lib/cli/profile.ts). */
+export function registerProfileTest(profile: Command): void {
+  profile
+    .command("test")
+    .description(
+      "judge a folder of your own captured screens (prompt-*.txt, busy-*.txt, idle-*.txt, " +
+        "dialog-*.txt, unavailable-*.txt, shell-*.txt; optional *.ansi.txt) with a CLI's profile",
+    )
+    .argument("<dir>", "folder of screens named <state>-<anything>.txt")
+    .option(
+      "--cli <name>",
+      "CLI whose resolved profile judges the screens (default: default_cli, else claude)",
+    )
+    .action(async (dir: string, opts: { cli?: string }, cmd: Command) => {
+      await run(cmd, "drover.profile-test.v1", async (g) => {
+        const config = await configFor(g);
+        const p = resolveProfile(effectiveCli(opts.cli, config), config);
+        const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
+        return {
+          data,
+          human: humanReport(data, p),
+          exitCode: data.mismatches > 0 ? EXIT_PROFILE_MISMATCH : 0,
+          warnings: data.skipped.length
+            ? [`skipped ${data.skipped.length} file(s) not named <state>-*.txt`]
+            : [],
+        };
+      });
+    });
+}
+
+/** Validate a `--as` state for `capture --save`. */
+export function parseScreenState(v: string | undefined): ScreenState {
+  if (v === undefined) {
+    throw invalidArgument("--save needs --as STATE (the state the screen shows)");
+  }
+  if (!(SCREEN_STATES as readonly string[]).includes(v)) {
+    throw invalidArgument(`--as must be one of ${SCREEN_STATES.join(", ")} (got "${v}")`);
+  }
+  return v as ScreenState;
+}
+
+/**
+ * Save a capture for `profile test`: `<dir>/<state>-<n>.txt` (plain) and `<state>-<n>.ansi.txt`
+ * (styled), with the next free `n`. Returns the plain file's path.
+ */
+export async function saveScreen(
+  dir: string,
+  state: ScreenState,
+  plain: string,
+  styled: string,
+): Promise<{ plain: string; styled: string }> {
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    let max = 0;
+    for await (const e of Deno.readDir(dir)) {
+      const m = new RegExp(`^${state}-([0-9]+)\\.txt$`).exec(e.name);
+      if (m) max = Math.max(max, Number(m[1]));
+    }
+    for (let n = max + 1;; n++) {
+      const base = `${dir}/${state}-${n}`;
+      try {
+        // createNew: never overwrite a screen someone saved concurrently.
+        await Deno.writeTextFile(`${base}.txt`, plain, { createNew: true });
+      } catch (e) {
+        if (e instanceof Deno.errors.AlreadyExists) continue;
+        throw e;
+      }
+      await Deno.writeTextFile(`${base}.ansi.txt`, styled);
+      return { plain: `${base}.txt`, styled: `${base}.ansi.txt` };
+    }
+  } catch (e) {
+    throw new DroverError(
+      "IO_FAILED",
+      `cannot save the screen in ${dir}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Real OpenCode screens (issue 7 item 2): the pinned `opencode-ai` TUI against the scripted Chat
+ * Completions stand-in (an `@ai-sdk/openai-compatible` provider), driven into each state its profile
+ * describes. Recorded under tests/fixtures/opencode/<version>/ with
+ * `deno task lab --record --only opencode`; compared (and judged by detect() with the `opencode`
+ * profile) otherwise.
+ */
+import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
+import { opencodeBash } from "../standins/chat_completions.ts";
+import { OPENCODE, press, startOther, submit } from "./others_common.ts";
+
+const READY = "ctrl+p commands";
+const CMD = "touch lab_marker.txt";
+const NARRATION = [
+  "Here is how the permission request reads when I need to run something:",
+  "",
+  "△ Permission required",
+  "# Shell command",
+  "Allow once   Allow always   Reject",
+  "",
+  "You pick with ⇆ select and enter confirm. Nothing is waiting for you now.",
+].join("\n");
+
+const scenarios: LabScenario[] = [
+  {
+    name: "ready",
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE);
+      await ctx.screen(s.pane, "ready", {
+        state: "idle",
+        defining: ["Ask anything", READY],
+        expect: { input_box: null },
+      });
+      ctx.step('type "summarise the notes in notes.txt" (no Enter)');
+      await s.pane.type("summarise the notes in notes.txt");
+      await ctx.screen(s.pane, "typed-input", {
+        state: "idle",
+        defining: ["summarise the notes in notes.txt"],
+        expect: { input_box: "summarise the notes in notes.txt" },
+      });
+    },
+  },
+  {
+    name: "busy",
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE, { script: [{ kind: "hang" }] });
+      await submit(ctx, s, "summarise the notes");
+      ctx.step("the stand-in sends no reply");
+      await ctx.screen(s.pane, "busy", {
+        state: "busy",
+        defining: ["esc interrupt"],
+        stableMs: 0,
+      });
+      await press(ctx, s, "Escape", "Escape");
+      await ctx.screen(s.pane, "interrupted", {
+        state: "idle",
+        defining: [READY],
+        until: (p) => !p.includes("esc interrupt") && p.includes(READY),
+      });
+    },
+  },
+  {
+    name: "shell-prompt",
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE, {
+        script: [opencodeBash(CMD, "Create the marker file"), {
+          kind: "text",
+          text: "Created the marker file.",
+        }],
+      });
+      await submit(ctx, s, "create the marker file");
+      await ctx.screen(s.pane, "shell-prompt", {
+        state: "prompt",
+        defining: ["Permission required", `$ ${CMD}`, "Allow once", "enter confirm"],
+        expect: { command: CMD, permission_prompt: true },
+      });
+      await press(ctx, s, "Enter");
+      await ctx.screen(s.pane, "shell-approved", {
+        state: "idle",
+        defining: ["Created the marker file.", READY],
+        until: (p) => p.includes("Created the marker file.") && !p.includes("esc interrupt"),
+        expect: { live_prompt: false },
+      });
+    },
+  },
+  {
+    name: "shell-reject",
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE, {
+        script: [opencodeBash("rm -rf build", "Clean the build folder"), {
+          kind: "text",
+          text: "unused",
+        }],
+      });
+      await submit(ctx, s, "clean the build folder");
+      await ctx.screen(s.pane, "shell-prompt-rm", {
+        state: "prompt",
+        defining: ["Permission required", "$ rm -rf build"],
+        expect: { command: "rm -rf build" },
+      });
+      await press(ctx, s, "Escape");
+      await ctx.screen(s.pane, "shell-rejected", {
+        state: "idle",
+        defining: [READY],
+        until: (p) => !p.includes("Permission required") && !p.includes("esc interrupt"),
+        expect: { live_prompt: false },
+      });
+    },
+  },
+  {
+    name: "narration",
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE, {
+        script: [{ kind: "text", text: NARRATION }],
+      });
+      await submit(ctx, s, "what does the permission request look like?");
+      await ctx.screen(s.pane, "narration", {
+        state: "idle",
+        defining: ["Permission required", "Nothing is waiting", READY],
+        until: (p) => p.includes("Nothing is waiting") && !p.includes("esc interrupt"),
+        expect: { live_prompt: false, permission_prompt: false },
+      });
+    },
+  },
+  {
+    name: "auth-failure",
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE, {
+        script: [{ kind: "error", status: 401, error: "auth", times: 1000 }],
+      });
+      await submit(ctx, s, "summarise the notes");
+      ctx.step("the stand-in answers every main request with HTTP 401 invalid_api_key");
+      await ctx.screen(s.pane, "auth-failure", {
+        state: "unavailable",
+        defining: ["Incorrect API key", READY],
+        until: (p) => p.includes("Incorrect API key") && !p.includes("esc interrupt"),
+        timeoutMs: 60_000,
+      });
+    },
+  },
+];
+
+export const suite: LabSuite = {
+  name: "opencode",
+  profile: "opencode",
+  fixtures: {
+    cli: "opencode",
+    version: async () => (await resolveCli("opencode")).version,
+    setup: OPENCODE.setup,
+  },
+  scenarios,
+};

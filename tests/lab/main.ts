@@ -102,6 +102,7 @@ async function main(): Promise<number> {
     mode,
     jobs,
     only: v.only,
+    allSuites: all,
     sizes: v.size,
     noDetect: v["no-detect"],
     outDir,

@@ -194,6 +194,28 @@ const TABLE: Record<string, Expect> = {
     options: "*1,2,3,4,5",
     command: null,
   },
+  "session-limit": {
+    state: "unavailable",
+    live_prompt: false,
+    cli_unavailable: "You've hit your session limit · resets 6:30pm (UTC)",
+  },
+  "weekly-limit": {
+    state: "unavailable",
+    live_prompt: false,
+    cli_unavailable: "You've hit your weekly limit · resets 6:30pm (UTC)",
+  },
+  "session-limit-options": {
+    state: "unavailable",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2",
+  },
+  "weekly-limit-options": {
+    state: "unavailable",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2",
+  },
   "context-nearly-full": { ...NONE, state: "idle", context_used_pct: 84, context_bloat_k: null },
 };
 

@@ -38,6 +38,11 @@ export interface RunOptions {
   only?: string[];
   /** Only these sizes ("120x40"). */
   sizes?: string[];
+  /**
+   * Every discovered suite, when `suites` is a subset (--suite): a fixture dir another suite also
+   * records into keeps the entries this run did not produce.
+   */
+  allSuites?: LabSuite[];
   /** Skip detect() even when the engine exists. */
   noDetect?: boolean;
   /** Where fresh screens are written for inspection (check mode). */
@@ -101,7 +106,9 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
     );
   }
   const versions = new Map<LabSuite, string>();
-  for (const s of suites) if (s.fixtures) versions.set(s, await s.fixtures.version());
+  for (const s of new Set([...suites, ...(opts.allSuites ?? [])])) {
+    if (s.fixtures) versions.set(s, await s.fixtures.version().catch(() => "?"));
+  }
 
   const recorded = new Map<LabSuite, Array<{ entry: ManifestScreen; screen: Screen }>>();
   const results: JobResult[] = [];
@@ -120,17 +127,34 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
   await Promise.all(workers);
 
   if (opts.mode === "record") {
+    // One write per fixture dir: several suites may record screens of the same CLI version.
+    const byDir = new Map<
+      string,
+      { suites: LabSuite[]; screens: Array<{ entry: ManifestScreen; screen: Screen }> }
+    >();
     for (const [suite, screens] of recorded) {
       if (!suite.fixtures || !screens.length) continue;
-      const version = versions.get(suite)!;
-      const dir = fixtureDir(suite.fixtures.cli, version);
-      const filtered = !!(opts.only?.length || opts.sizes?.length) ||
-        results.some((r) => r.suite === suite.name && !r.ok);
+      const dir = fixtureDir(suite.fixtures.cli, versions.get(suite)!);
+      const slot = byDir.get(dir) ?? { suites: [], screens: [] };
+      slot.suites.push(suite);
+      slot.screens.push(...screens);
+      byDir.set(dir, slot);
+    }
+    for (const [dir, { suites: mine, screens }] of byDir) {
+      const first = mine[0].fixtures!;
+      // Rewrite the manifest from scratch only after a complete, clean run of everything that
+      // records there; otherwise keep the entries this run did not produce.
+      const merge = !!(opts.only?.length || opts.sizes?.length) ||
+        results.some((r) => mine.some((s) => s.name === r.suite) && !r.ok) ||
+        [...suites, ...(opts.allSuites ?? [])].some((s) =>
+          s.fixtures && !mine.includes(s) &&
+          fixtureDir(s.fixtures.cli, versions.get(s)!) === dir
+        );
       await writeFixtures(
         dir,
-        { cli: suite.fixtures.cli, version, setup: suite.fixtures.setup },
+        { cli: first.cli, version: versions.get(mine[0])!, setup: first.setup },
         screens,
-        { merge: filtered },
+        { merge },
       );
       log(`  wrote ${screens.length} screens to ${dir.replace(/^.*\/tests\//, "tests/")}`);
     }

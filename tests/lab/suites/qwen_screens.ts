@@ -96,6 +96,8 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, s, "create the marker file");
       await ctx.screen(s.pane, "shell-prompt", {
+        // Under load its shell-permission check can take over a minute before the prompt shows.
+        timeoutMs: 150_000,
         state: "prompt",
         defining: [
           "Allow execution of: 'touch'?",
@@ -106,6 +108,7 @@ const scenarios: LabScenario[] = [
       });
       await press(ctx, s, "1");
       await ctx.screen(s.pane, "shell-approved", {
+        timeoutMs: 90_000,
         state: "idle",
         defining: ["Created the marker file.", READY],
         expect: { live_prompt: false },
@@ -123,12 +126,15 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, s, "clean the build folder");
       await ctx.screen(s.pane, "shell-prompt-rm", {
+        // Under load its shell-permission check can take over a minute before the prompt shows.
+        timeoutMs: 150_000,
         state: "prompt",
         defining: ["Allow execution of: 'rm'?", "rm -rf build"],
         expect: { command: "rm -rf build" },
       });
       await press(ctx, s, "Escape");
       await ctx.screen(s.pane, "shell-rejected", {
+        timeoutMs: 90_000,
         state: "idle",
         defining: [READY],
         until: (p) => !p.includes("Waiting for user confirmation") && p.includes(READY),
@@ -151,12 +157,15 @@ const scenarios: LabScenario[] = [
       ctx.step("stand-in script: tool write_file(<project>/notes.md) → text");
       await submit(ctx, s, "write the notes file");
       await ctx.screen(s.pane, "file-write-prompt", {
+        // Under load its shell-permission check can take over a minute before the prompt shows.
+        timeoutMs: 150_000,
         state: "prompt",
         defining: ["Apply this change?", "notes.md", "1. Yes, allow once"],
         expect: { permission_prompt: true },
       });
       await press(ctx, s, "1");
       await ctx.screen(s.pane, "file-write-approved", {
+        timeoutMs: 90_000,
         state: "idle",
         defining: ["Wrote the notes.", READY],
       });
@@ -170,6 +179,7 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, s, "what does the confirmation look like?");
       await ctx.screen(s.pane, "narration", {
+        timeoutMs: 90_000,
         state: "idle",
         defining: ["Allow execution of: 'touch'?", "Nothing is waiting", READY],
         expect: { live_prompt: false, permission_prompt: false },

@@ -64,11 +64,16 @@ export function register(program: Command): void {
     .option("--lines <n>", "also include up to N lines of scrollback above the screen", undefined)
     .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
     .option("--save <dir>", "also save the screen in DIR for `drover profile test` (needs --as)")
-    .option("--as <state>", "the state the screen shows: prompt, dialog, busy, idle, shell, unavailable")
+    .option(
+      "--as <state>",
+      "the state the screen shows: prompt, dialog, busy, idle, shell, unavailable",
+    )
     .action(async (target: string, _o: unknown, cmd: Command) => {
       const o = cmd.opts() as { lines?: string; cli?: string; save?: string; as?: string };
       await run(cmd, "drover.capture.v1", async (g) => {
-        if (o.as !== undefined && o.save === undefined) throw invalidArgument("--as needs --save DIR");
+        if (o.as !== undefined && o.save === undefined) {
+          throw invalidArgument("--as needs --save DIR");
+        }
         const state = o.save !== undefined ? parseScreenState(o.as) : undefined;
         const { data } = await captureTarget(g, target, o);
         if (o.save !== undefined && state !== undefined) {

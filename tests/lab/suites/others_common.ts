@@ -14,6 +14,7 @@ import {
   type CliId,
   type Condition,
   type LabPane,
+  type LabScenario,
   resolveCli,
   type ScenarioContext,
 } from "../harness/mod.ts";
@@ -178,6 +179,7 @@ export const OPENCODE: OtherCli = {
     "$HOME/.config/opencode/opencode.json: autoupdate false, share disabled, model lab/standin-model, " +
     'permission {bash: ask, edit: ask}, provider "lab" (@ai-sdk/openai-compatible, ' +
     "baseURL http://127.0.0.1:<port>/v1)",
+    "OPENCODE_DISABLE_AUTOUPDATE, _SHARE, _MODELS_FETCH, _LSP_DOWNLOAD, _DEFAULT_PLUGINS, _CLAUDE_CODE = 1",
   ],
   async seed({ home, api }) {
     await writeJson(`${home}/.config/opencode/opencode.json`, {
@@ -196,7 +198,16 @@ export const OPENCODE: OtherCli = {
         },
       },
     });
-    return { ...OFFLINE_ENV, OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_SHARE: "1" };
+    return {
+      ...OFFLINE_ENV,
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      // Without these it waits 20 s on https://models.dev and may fetch LSP servers / plugins.
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    };
   },
 };
 
@@ -396,4 +407,147 @@ export async function mainTurns(s: OtherSession, n: number, timeoutMs = 30_000):
     }
     await sleep(200);
   }
+}
+
+// ---- The §6 approval gate against these CLIs (used by <cli>_approve.ts) ----
+
+export interface ApproveCall {
+  code: number;
+  // deno-lint-ignore no-explicit-any
+  data: any;
+  raw: string;
+}
+
+/** `drover -L <lab> --json approve ARGS` with no ambient tmux. */
+export async function droverApprove(ctx: ScenarioContext, args: string[]): Promise<ApproveCall> {
+  const { drover } = await import("../../helpers/drover.ts");
+  const r = await drover(["-L", ctx.lab.name, "--json", "approve", ...args], {
+    env: { TMUX: "", TMUX_PANE: "", XDG_RUNTIME_DIR: await ctx.lab.tmpDir("rt") },
+  });
+  let data = null;
+  try {
+    data = JSON.parse(r.stdout).data;
+  } catch {
+    // reported by the caller with the raw output
+  }
+  return { code: r.code, data, raw: r.stdout + r.stderr };
+}
+
+/** A second window in the pane's session, to be named as the orchestrator (pane 0 is the CLI). */
+export async function orchestratorBeside(ctx: ScenarioContext, s: OtherSession): Promise<string> {
+  const out = await ctx.lab.tmux(
+    "new-window",
+    "-d",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    "-t",
+    `${s.pane.session}:`,
+    "sleep 86400",
+  );
+  return out.trim();
+}
+
+export async function fileExists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ApproveSpec {
+  cli: OtherCli;
+  /** The stand-in step that raises the CLI's shell-command prompt for `command`. */
+  shellStep: (command: string) => Step;
+  /** Lines that prove the prompt is up. */
+  promptShows: string[];
+  /** The key drover must send for option 1. */
+  key: "1" | "Enter";
+  /** A non-permission dialog to refuse: how to reach it and what proves it is up. */
+  dialog?: { name: string; opts: OtherOptions; shows: string[]; submit?: string };
+  promptTimeoutMs?: number;
+}
+
+/**
+ * Scenarios: approve a real shell-command prompt (option 1 only, the command runs), and refuse a
+ * real non-permission dialog without sending anything.
+ */
+export function approveScenarios(spec: ApproveSpec): LabScenario[] {
+  const scenarios: LabScenario[] = [{
+    name: "approve-real-shell-prompt",
+    timeoutMs: 240_000,
+    async run(ctx) {
+      await using s = await startOther(ctx, spec.cli, {
+        script: [spec.shellStep("touch approved-by-drover.txt"), {
+          kind: "text",
+          text: "The marker file is in place.",
+        }],
+      });
+      const marker = `${s.project}/approved-by-drover.txt`;
+      await submit(ctx, s, "create the marker file");
+      await s.pane.waitFor(spec.promptShows, {
+        timeoutMs: spec.promptTimeoutMs ?? 150_000,
+        stableMs: 500,
+        what: "the shell-command prompt",
+      });
+      const other = await orchestratorBeside(ctx, s);
+      ctx.step(`drover approve --dry-run --orchestrator ${other}`);
+      const dry = await droverApprove(ctx, ["--dry-run", "--orchestrator", other, s.pane.id]);
+      if (dry.code !== 0 || dry.data?.outcome !== "would-approve" || dry.data?.key !== spec.key) {
+        ctx.fail(
+          `dry run: expected would-approve with key ${spec.key}, got ${dry.code}: ${dry.raw}`,
+        );
+      }
+      if (dry.data?.cli !== spec.cli.profile || dry.data?.cli_source === "default") {
+        ctx.fail(`the pane was not identified as ${spec.cli.profile}: ${dry.raw}`);
+      }
+      if (await fileExists(marker)) ctx.fail("the command ran before any approval");
+      ctx.step(`drover approve --orchestrator ${other}`);
+      const r = await droverApprove(ctx, ["--orchestrator", other, s.pane.id]);
+      if (r.code !== 0 || r.data?.outcome !== "approved") {
+        ctx.fail(`expected approved (exit 0), got ${r.code}: ${r.raw}`);
+      }
+      if (r.data.sent[0] !== spec.key || r.data.sent.length > 2) {
+        ctx.fail(
+          `expected ${spec.key} (and at most one Enter) sent, got ${JSON.stringify(r.data.sent)}`,
+        );
+      }
+      await s.pane.waitFor("The marker file is in place.", { timeoutMs: 120_000 });
+      if (!(await fileExists(marker))) ctx.fail(`the approved command did not run (${marker})`);
+      ctx.log(
+        `approved with ${
+          JSON.stringify(r.data.sent)
+        }; identified as ${r.data.cli} (${r.data.cli_source})`,
+      );
+    },
+  }];
+  const d = spec.dialog;
+  if (d) {
+    scenarios.push({
+      name: `refuse-real-${d.name}`,
+      timeoutMs: 240_000,
+      async run(ctx) {
+        await using s = await startOther(ctx, spec.cli, d.opts);
+        if (d.submit) await submit(ctx, s, d.submit);
+        await s.pane.waitFor(d.shows, { timeoutMs: 120_000, stableMs: 500, what: d.name });
+        const other = await orchestratorBeside(ctx, s);
+        ctx.step(`drover approve --orchestrator ${other} on the ${d.name}`);
+        const before = (await s.pane.capture()).plain;
+        const r = await droverApprove(ctx, ["--orchestrator", other, s.pane.id]);
+        if (r.code === 0 || r.data?.outcome !== "refused") {
+          ctx.fail(`expected a refusal, got ${r.code}: ${r.raw}`);
+        }
+        if ((r.data?.sent ?? []).length !== 0) ctx.fail("keys were sent to a dialog");
+        await sleep(1500);
+        const after = (await s.pane.capture()).plain;
+        if (!d.shows.every((x) => after.includes(x))) {
+          ctx.fail(`the dialog did not stay untouched:\nbefore:\n${before}\nafter:\n${after}`);
+        }
+        ctx.log(`refused: ${r.data?.reason} (exit ${r.code})`);
+      },
+    });
+  }
+  return scenarios;
 }

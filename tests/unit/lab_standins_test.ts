@@ -318,3 +318,23 @@ Deno.test("gemini: errors in Google's shape (quota per day, invalid key, 500, 50
   const o = await (await post(url, {})).json();
   assert.equal(o.error.status, "UNAVAILABLE");
 });
+
+Deno.test("a client hanging up mid-stream ends held and hanging streams cleanly", async () => {
+  await using api = startChatStandin({
+    steps: [{ kind: "hang" }, { kind: "text", text: "x", hold: true }],
+  });
+  for (let i = 0; i < 2; i++) {
+    const ac = new AbortController();
+    const res = await fetch(`${api.url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ stream: true, tools: [{ type: "function" }] }),
+      signal: ac.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    ac.abort();
+    await reader.read().catch(() => {});
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(api.mainRequests().length, 2);
+});

@@ -86,6 +86,7 @@ export class ScriptedStandin implements AsyncDisposable {
   #fallback: Step;
   #server: Deno.HttpServer<Deno.NetAddr>;
   #releasers = new Set<() => void>();
+  #open = new Set<AbortController>();
   #seq = 0;
   #waiters: { pred: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
 
@@ -157,6 +158,7 @@ export class ScriptedStandin implements AsyncDisposable {
   }
 
   async close(): Promise<void> {
+    for (const ac of [...this.#open]) ac.abort();
     this.release();
     for (const w of this.#waiters) w.resolve = () => {};
     this.#waiters = [];
@@ -227,8 +229,16 @@ export class ScriptedStandin implements AsyncDisposable {
       };
     });
     this.#releasers.add(release);
-    req.signal.addEventListener("abort", () => release(), { once: true });
-    const ctx: StreamContext = { held, signal: req.signal, seq: ++this.#seq };
+    // Not req.signal: a client hanging up shows as the body stream's cancel() (streamBody), and
+    // closing the stand-in aborts whatever is still open.
+    const ac = new AbortController();
+    CANCELLERS.set(ac.signal, ac);
+    this.#open.add(ac);
+    ac.signal.addEventListener("abort", () => {
+      this.#open.delete(ac);
+      release();
+    }, { once: true });
+    const ctx: StreamContext = { held, signal: ac.signal, seq: ++this.#seq };
     if (step.kind !== "hang" && !(step.kind === "text" && step.hold)) {
       // Nothing to hold for: free the slot now so release() bookkeeping stays small.
       release();
@@ -238,6 +248,9 @@ export class ScriptedStandin implements AsyncDisposable {
 }
 
 const enc = new TextEncoder();
+
+/** The controller behind a stream's signal, so the body's cancel() can abort it. */
+const CANCELLERS = new WeakMap<AbortSignal, AbortController>();
 
 /**
  * A streamed body fed by an async generator of already-framed chunks. Stops quietly when the
@@ -261,6 +274,7 @@ export function streamBody(
       else controller.enqueue(enc.encode(value));
     },
     async cancel() {
+      CANCELLERS.get(signal)?.abort();
       await it?.return(undefined);
     },
   });

@@ -34,6 +34,7 @@ const scenarios: LabScenario[] = [
       ctx.step('type "summarise the notes in notes.txt" (no Enter)');
       await s.pane.type("summarise the notes in notes.txt");
       await ctx.screen(s.pane, "typed-input", {
+        timeoutMs: 150_000,
         state: "idle",
         defining: ["summarise the notes in notes.txt"],
         expect: { input_box: "summarise the notes in notes.txt" },
@@ -50,9 +51,11 @@ const scenarios: LabScenario[] = [
         state: "busy",
         defining: ["esc interrupt"],
         stableMs: 0,
+        timeoutMs: 150_000,
       });
       await press(ctx, s, "Escape", "Escape");
       await ctx.screen(s.pane, "interrupted", {
+        timeoutMs: 150_000,
         state: "idle",
         defining: [READY],
         until: (p) => !p.includes("esc interrupt") && p.includes(READY),
@@ -70,12 +73,14 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, s, "create the marker file");
       await ctx.screen(s.pane, "shell-prompt", {
+        timeoutMs: 150_000,
         state: "prompt",
         defining: ["Permission required", `$ ${CMD}`, "Allow once", "enter confirm"],
         expect: { command: CMD, permission_prompt: true },
       });
       await press(ctx, s, "Enter");
       await ctx.screen(s.pane, "shell-approved", {
+        timeoutMs: 150_000,
         state: "idle",
         defining: ["Created the marker file.", READY],
         until: (p) => p.includes("Created the marker file.") && !p.includes("esc interrupt"),
@@ -94,12 +99,14 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, s, "clean the build folder");
       await ctx.screen(s.pane, "shell-prompt-rm", {
+        timeoutMs: 150_000,
         state: "prompt",
         defining: ["Permission required", "$ rm -rf build"],
         expect: { command: "rm -rf build" },
       });
       await press(ctx, s, "Escape");
       await ctx.screen(s.pane, "shell-rejected", {
+        timeoutMs: 150_000,
         state: "idle",
         defining: [READY],
         until: (p) => !p.includes("Permission required") && !p.includes("esc interrupt"),
@@ -115,6 +122,7 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, s, "what does the permission request look like?");
       await ctx.screen(s.pane, "narration", {
+        timeoutMs: 150_000,
         state: "idle",
         defining: ["Permission required", "Nothing is waiting", READY],
         until: (p) => p.includes("Nothing is waiting") && !p.includes("esc interrupt"),
@@ -134,7 +142,7 @@ const scenarios: LabScenario[] = [
         state: "unavailable",
         defining: ["Incorrect API key", READY],
         until: (p) => p.includes("Incorrect API key") && !p.includes("esc interrupt"),
-        timeoutMs: 60_000,
+        timeoutMs: 150_000,
       });
     },
   },

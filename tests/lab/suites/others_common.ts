@@ -51,6 +51,8 @@ export interface OtherCli {
   args: string[];
   /** One-line summary of the launch for PROVENANCE.md. */
   setup: string[];
+  /** How long starting may take (default 60 s). */
+  readyTimeoutMs?: number;
 }
 
 /** Keeps any self-update or registry lookup on a dead loopback port (never the network). */
@@ -174,6 +176,8 @@ export const OPENCODE: OtherCli = {
   profile: "opencode",
   api: "chat",
   ready: "ctrl+p commands",
+  // Its start-up (project scan, provider init) took 25–60 s on the loaded lab machine.
+  readyTimeoutMs: 150_000,
   args: [],
   setup: [
     "$HOME/.config/opencode/opencode.json: autoupdate false, share disabled, model lab/standin-model, " +
@@ -305,7 +309,7 @@ export async function startOther(
       },
       ready: until === null ? undefined : {
         until,
-        timeoutMs: opts.timeoutMs ?? 60_000,
+        timeoutMs: opts.timeoutMs ?? cli.readyTimeoutMs ?? 60_000,
         stableMs: 800,
       },
     });
@@ -477,7 +481,7 @@ export interface ApproveSpec {
 export function approveScenarios(spec: ApproveSpec): LabScenario[] {
   const scenarios: LabScenario[] = [{
     name: "approve-real-shell-prompt",
-    timeoutMs: 240_000,
+    timeoutMs: 420_000,
     async run(ctx) {
       await using s = await startOther(ctx, spec.cli, {
         script: [spec.shellStep("touch approved-by-drover.txt"), {
@@ -527,7 +531,7 @@ export function approveScenarios(spec: ApproveSpec): LabScenario[] {
   if (d) {
     scenarios.push({
       name: `refuse-real-${d.name}`,
-      timeoutMs: 240_000,
+      timeoutMs: 420_000,
       async run(ctx) {
         await using s = await startOther(ctx, spec.cli, d.opts);
         if (d.submit) await submit(ctx, s, d.submit);

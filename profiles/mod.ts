@@ -7,6 +7,7 @@ import claudeCode from "./claude-code.toml" with { type: "text" };
 import codex from "./codex.toml" with { type: "text" };
 import gemini from "./gemini.toml" with { type: "text" };
 import qwen from "./qwen.toml" with { type: "text" };
+import opencode from "./opencode.toml" with { type: "text" };
 
 export interface EmbeddedProfileText {
   /** Path relative to the repository, used in error messages and provenance. */
@@ -19,4 +20,5 @@ export const EMBEDDED_PROFILES: readonly EmbeddedProfileText[] = [
   { file: "profiles/codex.toml", text: codex },
   { file: "profiles/gemini.toml", text: gemini },
   { file: "profiles/qwen.toml", text: qwen },
+  { file: "profiles/opencode.toml", text: opencode },
 ];

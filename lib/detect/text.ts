@@ -41,30 +41,45 @@ export function styledLines(raw: string): string[] {
 
 /** Box and bullet glyphs a TUI draws in front of content (DESIGN §5). A bare `>` is not one. */
 export const DECORATION = "│─╭╮╰╯├┤┐└┘┌⎿❯●•*·›";
-const DECORATION_SET = new Set([...DECORATION]);
+const DECORATION_CODES = new Set([...DECORATION].map((c) => c.charCodeAt(0)));
 
-const WS = /\s/;
+/** Unicode White_Space (what Rust's trim and JS's \s agree on), by code unit. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+    c === 0x205f || c === 0x3000 || c === 0xfeff || c === 0x85;
+}
 
 export function isBlank(line: string): boolean {
-  return line.trim() === "";
+  for (let i = 0; i < line.length; i++) if (!isSpace(line.charCodeAt(i))) return false;
+  return true;
 }
 
 /** Drop leading whitespace and decoration glyphs, then trailing whitespace. */
 export function stripDecoration(line: string): string {
   let i = 0;
   while (i < line.length) {
-    const c = line[i];
-    if (WS.test(c) || DECORATION_SET.has(c)) i++;
+    const c = line.charCodeAt(i);
+    if (isSpace(c) || DECORATION_CODES.has(c)) i++;
     else break;
   }
-  return line.slice(i).trimEnd();
+  let j = line.length;
+  while (j > i && isSpace(line.charCodeAt(j - 1))) j--;
+  return line.slice(i, j);
 }
 
-const TRAILING_BOX = /[\s│┃║]+$/;
+const BOX_RIGHT = new Set([0x2502, 0x2503, 0x2551]); // │ ┃ ║
 
 /** strip_decoration plus a trailing box border: the content of a line drawn inside a box. */
 export function contentOf(line: string): string {
-  return stripDecoration(line).replace(TRAILING_BOX, "");
+  const s = stripDecoration(line);
+  let j = s.length;
+  while (j > 0) {
+    const c = s.charCodeAt(j - 1);
+    if (isSpace(c) || BOX_RIGHT.has(c)) j--;
+    else break;
+  }
+  return j === s.length ? s : s.slice(0, j);
 }
 
 /** A horizontal rule: a line made only of ─-like glyphs (TUIs draw one around the input line). */

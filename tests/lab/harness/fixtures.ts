@@ -202,7 +202,12 @@ export function normalise(line: string): string {
     // ISO timestamps, npm log names and request ids.
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}[_:]\d{2}[_:]\d{2}(?:[_.:]\d+)?Z?/g, "<time>")
     .replace(/\breq_[A-Za-z0-9_]+/g, "req_<id>")
-    .replace(/\b127\.0\.0\.1:\d+/g, "127.0.0.1:<port>");
+    .replace(/\b127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")
+    // (lab-others) Braille spinner frames (Gemini, Qwen, Codex) and Qwen's random busy phrase
+    // ("⠋ Optimizing for ludicrous speed (3s · esc to cancel)").
+    .replace(/[\u2800-\u28FF]/gu, "<spin>")
+    .replace(/^[•◦] (?=Working|Reconnecting)/u, "<spin> ")
+    .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2");
 }
 
 /** The lines of `plain` that carry one of `defining`, normalised, in screen order. */

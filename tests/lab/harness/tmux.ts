@@ -59,7 +59,11 @@ export interface LaunchOptions {
   cwd?: string;
   /** Session name (default: generated). */
   name?: string;
-  /** Wait for this after starting; when it fails (timeout or the process died), relaunch once. */
+  /**
+   * Wait for this after starting; when it fails (timeout or the process died), relaunch once. Once an
+   * executable has failed both attempts in 2 launches of this process, later launches of it fail at
+   * once (a broken CLI must not eat the lab's time budget scenario by scenario).
+   */
   ready?: { until: Condition; timeoutMs?: number; stableMs?: number };
   /** Runs before each (re)launch, e.g. to re-seed a HOME that the first attempt modified. */
   prepare?: () => Promise<void>;
@@ -74,6 +78,10 @@ export class LabTimeout extends Error {
 
 let counter = 0;
 const dec = new TextDecoder();
+
+/** Per executable: how many launches in this process failed both attempts, and the first reason. */
+const startFailures = new Map<string, { count: number; first: string }>();
+const FAIL_FAST_AFTER = 2;
 
 export function describeCondition(c: Condition): string {
   if (typeof c === "string") return JSON.stringify(c);
@@ -149,6 +157,19 @@ export class LabServer implements AsyncDisposable {
 
   /** Start argv in a new session of exactly cols x rows; see {@link LaunchOptions}. */
   async launch(opts: LaunchOptions): Promise<LabPane> {
+    const exe = opts.argv[0];
+    const broken = startFailures.get(exe);
+    if (opts.ready && broken && broken.count >= FAIL_FAST_AFTER) {
+      // A CLI that could not start in several scenarios of this run will not start in this one
+      // either: fail at once instead of spending two more start timeouts (the lab has 20 minutes).
+      throw new LabTimeout(
+        `${
+          exe.split("/").pop()
+        } failed to start in ${broken.count} earlier scenarios of this run ` +
+          `(not tried again); first failure: ${broken.first}`,
+        "",
+      );
+    }
     const attempt = async (n: number): Promise<LabPane> => {
       if (opts.prepare) await opts.prepare();
       const pane = await this.#start(opts, n);
@@ -162,10 +183,23 @@ export class LabServer implements AsyncDisposable {
         });
         return pane;
       } catch (e) {
-        if (n > 0) throw e;
-        const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
+        if (n > 0) {
+          await pane.kill();
+          const first = e instanceof Error ? e.message.split("\n")[0] : String(e);
+          const prev = startFailures.get(exe);
+          startFailures.set(exe, { count: (prev?.count ?? 0) + 1, first: prev?.first ?? first });
+          throw e;
+        }
+        const msg = e instanceof Error
+          ? e.message.split("\n")[0].replace(/; last screen:$/, "")
+          : String(e);
+        const lastLine = e instanceof LabTimeout
+          ? e.screen.split("\n").filter((l) => l.trim()).at(-1)?.trim() ?? "(blank screen)"
+          : "";
         console.error(
-          `  [lab] ${opts.argv[0].split("/").pop()} failed to start (${msg}); retrying once`,
+          `  [lab] ${
+            opts.argv[0].split("/").pop()
+          } failed to start (${msg}; last line: ${lastLine}); retrying once`,
         );
         await pane.kill();
         return await attempt(n + 1);
@@ -291,15 +325,22 @@ export class LabPane {
 
   /** Exit status of a dead pane's process (undefined while it runs). */
   async exitStatus(): Promise<number | undefined> {
-    const r = await this.server.tmuxResult([
-      "display-message",
-      "-p",
-      "-t",
-      this.id,
-      "#{pane_dead}:#{pane_dead_status}",
-    ]);
-    const [dead, status] = r.stdout.trim().split(":");
-    return dead === "1" ? Number(status) : undefined;
+    // tmux can mark a pane dead (pty closed) a while before it reaps the process and records the
+    // status: give it up to 3 s.
+    for (let i = 0; i < 30; i++) {
+      const r = await this.server.tmuxResult([
+        "display-message",
+        "-p",
+        "-t",
+        this.id,
+        "#{pane_dead}:#{pane_dead_status}",
+      ]);
+      const [dead, status] = r.stdout.trim().split(":");
+      if (dead !== "1") return undefined;
+      if (status !== "" && status !== undefined) return Number(status);
+      await sleep(100);
+    }
+    return undefined;
   }
 
   /**
@@ -318,9 +359,10 @@ export class LabPane {
       let why = "";
       if (opts.failIf && holds(opts.failIf, plain)) why = `${describeCondition(opts.failIf)} holds`;
       else if (opts.failOnExit && await this.isDead()) {
+        const status = await this.exitStatus(); // also lets tmux finish drawing the last output
         plain = await this.capturePlain();
         if (holds(cond, plain)) break;
-        why = `the process exited (status ${await this.exitStatus()})`;
+        why = `the process exited (status ${status ?? "unknown"})`;
       }
       if (why) {
         throw new LabTimeout(

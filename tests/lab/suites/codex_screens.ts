@@ -29,7 +29,10 @@ const scenarios: LabScenario[] = [
       await using s = await startOther(ctx, CODEX);
       await ctx.screen(s.pane, "ready", {
         state: "idle",
-        defining: [READY, "Ask Codex to do anything"],
+        // The footer fills in after the first frame; wait for its last part.
+        defining: ["Ask Codex to do anything"],
+        until: ["Ask Codex to do anything", "← for agents"],
+        stableMs: 1500,
         expect: { input_box: null },
       });
       ctx.step('type "summarise the notes in notes.txt" (no Enter)');

@@ -14,7 +14,7 @@ export const suite: LabSuite = {
   scenarios: approveScenarios({
     cli: OPENCODE,
     shellStep: (cmd) => opencodeBash(cmd, "Create the marker file"),
-    promptShows: ["Permission required", "Allow once", "enter confirm"],
+    promptShows: ["Permission required", "Allow once", "⇆ select"],
     key: "Enter",
   }),
 };

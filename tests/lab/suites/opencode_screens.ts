@@ -7,7 +7,7 @@
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
 import { opencodeBash } from "../standins/chat_completions.ts";
-import { OPENCODE, press, startOther, submit } from "./others_common.ts";
+import { OPENCODE, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "ctrl+p commands";
 const CMD = "touch lab_marker.txt";
@@ -24,6 +24,8 @@ const NARRATION = [
 const scenarios: LabScenario[] = [
   {
     name: "ready",
+    // Start-up and each turn took one to two minutes on the loaded lab machine.
+    timeoutMs: 480_000,
     async run(ctx) {
       await using s = await startOther(ctx, OPENCODE);
       await ctx.screen(s.pane, "ready", {
@@ -43,6 +45,8 @@ const scenarios: LabScenario[] = [
   },
   {
     name: "busy",
+    // Start-up and each turn took one to two minutes on the loaded lab machine.
+    timeoutMs: 480_000,
     async run(ctx) {
       await using s = await startOther(ctx, OPENCODE, { script: [{ kind: "hang" }] });
       await submit(ctx, s, "summarise the notes");
@@ -53,17 +57,23 @@ const scenarios: LabScenario[] = [
         stableMs: 0,
         timeoutMs: 150_000,
       });
-      await press(ctx, s, "Escape", "Escape");
+      // One Escape only arms it ("esc again"); the second, a moment later, interrupts.
+      await press(ctx, s, "Escape");
+      await sleep(600);
+      await press(ctx, s, "Escape");
       await ctx.screen(s.pane, "interrupted", {
         timeoutMs: 150_000,
         state: "idle",
         defining: [READY],
-        until: (p) => !p.includes("esc interrupt") && p.includes(READY),
+        until: (p) => !p.includes("esc interrupt") && !p.includes("esc again") && p.includes(READY),
+        stableMs: 2000,
       });
     },
   },
   {
     name: "shell-prompt",
+    // Start-up and each turn took one to two minutes on the loaded lab machine.
+    timeoutMs: 480_000,
     async run(ctx) {
       await using s = await startOther(ctx, OPENCODE, {
         script: [opencodeBash(CMD, "Create the marker file"), {
@@ -75,8 +85,16 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "shell-prompt", {
         timeoutMs: 150_000,
         state: "prompt",
-        defining: ["Permission required", `$ ${CMD}`, "Allow once", "enter confirm"],
-        expect: { command: CMD, permission_prompt: true },
+        defining: ["Permission required", `$ ${CMD}`, "Allow once", "⇆ select"],
+        expect: {
+          command: CMD,
+          permission_prompt: true,
+          choice_row: [
+            { text: "Allow once", selected: true },
+            { text: "Allow always", selected: false },
+            { text: "Reject", selected: false },
+          ],
+        },
       });
       await press(ctx, s, "Enter");
       await ctx.screen(s.pane, "shell-approved", {
@@ -90,6 +108,8 @@ const scenarios: LabScenario[] = [
   },
   {
     name: "shell-reject",
+    // Start-up and each turn took one to two minutes on the loaded lab machine.
+    timeoutMs: 480_000,
     async run(ctx) {
       await using s = await startOther(ctx, OPENCODE, {
         script: [opencodeBash("rm -rf build", "Clean the build folder"), {
@@ -116,6 +136,8 @@ const scenarios: LabScenario[] = [
   },
   {
     name: "narration",
+    // Start-up and each turn took one to two minutes on the loaded lab machine.
+    timeoutMs: 480_000,
     async run(ctx) {
       await using s = await startOther(ctx, OPENCODE, {
         script: [{ kind: "text", text: NARRATION }],
@@ -132,6 +154,8 @@ const scenarios: LabScenario[] = [
   },
   {
     name: "auth-failure",
+    // Start-up and each turn took one to two minutes on the loaded lab machine.
+    timeoutMs: 480_000,
     async run(ctx) {
       await using s = await startOther(ctx, OPENCODE, {
         script: [{ kind: "error", status: 401, error: "auth", times: 1000 }],

@@ -399,6 +399,9 @@ function literal(cp: number): string {
   return ERE_META.has(ch) ? "\\" + ch : ch;
 }
 
+/** Widest non-ASCII range the ERE export spells out as single characters. */
+const MAX_SPELLED_RANGE = 1024;
+
 /** Build one ERE bracket expression from code points / ranges / POSIX classes. */
 function bracket(
   negate: boolean,
@@ -425,7 +428,24 @@ function bracket(
     if (lo < 0x20 || "]-^[".includes(a) || "]-^[".includes(b)) {
       throw new PatternError(`range ${a}-${b} has no portable ERE form`);
     }
-    parts.push(`${a}-${b}`);
+    if (hi <= 0x7f) {
+      parts.push(`${a}-${b}`);
+      continue;
+    }
+    // glibc's C.UTF-8 rejects ranges with non-ASCII ends ("Invalid collation character"), so
+    // the non-ASCII part of a range is spelled out character by character.
+    if (hi - Math.max(lo, 0x80) >= MAX_SPELLED_RANGE) {
+      throw new PatternError(
+        `range ${a}-${b} has no portable ERE form (non-ASCII ranges up to ${MAX_SPELLED_RANGE} characters are spelled out)`,
+      );
+    }
+    // The ASCII part (up to "~"; DEL is a control character) stays a range.
+    if (lo < 0x7e) parts.push(`${a}-~`);
+    else if (lo === 0x7e) parts.push("~");
+    for (let cp = Math.max(lo, 0x80); cp <= hi; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      parts.push(String.fromCodePoint(cp));
+    }
   }
   let body = (close ? "]" : "") + parts.join("") + classes.join("") + (open ? "[" : "") +
     (caret ? "^" : "") + (dash ? "-" : "");

@@ -40,6 +40,8 @@ function fixtureLines(): string[] {
       "abcD ABCd",
       "42% context used",
       "foofoobaz",
+      "  ⠋ Thinking",
+      "zé ë",
       "",
     ]
   ) set.add(l);
@@ -194,6 +196,8 @@ const EXTRA = [
   "❯ [0-9]",
   "[[:upper:]]{3}",
   "x*?y|z+?",
+  "[⠀-⣿] ", // a non-ASCII range: glibc C.UTF-8 has no such ranges, so it is spelled out
+  "[x-é]{2}",
 ];
 
 for (const src of EXTRA) {

@@ -74,7 +74,7 @@ const scenarios: LabScenario[] = [
       ctx.step("the stand-in sends no reply");
       await ctx.screen(s.pane, "busy", {
         state: "busy",
-        defining: ["· esc to cancel)"],
+        defining: ["esc to cancel"],
         stableMs: 0,
       });
       await press(ctx, s, "Escape");
@@ -200,7 +200,7 @@ const scenarios: LabScenario[] = [
       while (s.api.mainRequests().length < 3 && Date.now() < deadline) await sleep(500);
       await ctx.screen(s.pane, "quota-retrying", {
         state: "busy",
-        defining: ["· esc to cancel)"],
+        defining: ["esc to cancel"],
         stableMs: 0,
         notes:
           "Qwen Code retries 429 insufficient_quota silently (busy) for minutes; no final screen recorded",

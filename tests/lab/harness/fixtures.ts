@@ -207,6 +207,8 @@ export function normalise(line: string): string {
     // ("⠋ Optimizing for ludicrous speed (3s · esc to cancel)").
     .replace(/[\u2800-\u28FF]/gu, "<spin>")
     .replace(/^[•◦] (?=Working|Reconnecting)/u, "<spin> ")
+    // OpenCode's busy progress bar ("■■■■⬝⬝⬝⬝  esc interrupt").
+    .replace(/[■⬝]{4,}/gu, "<progress>")
     .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2");
 }
 

@@ -1,6 +1,6 @@
 /**
  * Where the lab's real agent CLIs live, and at which version. Versions are pinned ONLY in
- * tests/lab/clis/package.json (installed with `npm ci --prefix tests/lab/clis --ignore-scripts`); this
+ * tests/lab/clis/package.json (installed with `npm install --prefix tests/lab/clis --no-save --ignore-scripts`); this
  * module reads the installed package.json files, never a second copy of a version.
  *
  * ```ts
@@ -30,7 +30,7 @@ export interface ResolvedCli {
 export const LAB_DIR = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 export const CLIS_DIR = `${LAB_DIR}/clis`;
 export const REPO_ROOT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
-export const INSTALL_HINT = "npm ci --prefix tests/lab/clis --ignore-scripts";
+export const INSTALL_HINT = "npm install --prefix tests/lab/clis --no-save --ignore-scripts";
 
 interface Recipe {
   pkg: string;

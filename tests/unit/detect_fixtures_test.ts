@@ -285,7 +285,7 @@ Deno.test("every value of profiles/claude-code.toml is seen on a recorded real s
   const lines: string[] = [];
   for (const dir of claudeFixtureDirs()) {
     for (const s of screensOf(dir)) {
-      lines.push(...captureLines(Deno.readTextFileSync(dir + s.file)));
+      lines.push(...captureLines(await Deno.readTextFile(dir + s.file)));
     }
   }
   const lower = lines.map((l) => l.toLowerCase());

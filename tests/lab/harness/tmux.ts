@@ -22,6 +22,8 @@
  * server started dies with `[Symbol.asyncDispose]` (kill-server) — including temp dirs made by `tmpDir`.
  */
 
+import { endProcesses, processTree } from "./procs.ts";
+
 export interface Screen {
   /** `capture-pane -p -J` */
   plain: string;
@@ -128,6 +130,11 @@ export class LabServer implements AsyncDisposable {
     args: string[],
     stdin?: string,
   ): Promise<{ code: number; stdout: string; stderr: string }> {
+    if (this.#disposed && args[0] !== "kill-server") {
+      // A scenario still running past its deadline must not resurrect the server (tmux would start
+      // a new one under the same name that nobody kills).
+      throw new Error(`lab tmux server ${this.name} is already disposed (tmux ${args[0]})`);
+    }
     const cmd = new Deno.Command("tmux", {
       args: ["-L", this.name, "-f", "/dev/null", ...args],
       stdin: stdin === undefined ? "null" : "piped",
@@ -246,10 +253,25 @@ export class LabServer implements AsyncDisposable {
     return new LabPane(this, id, session, opts.cols, opts.rows, home);
   }
 
+  /** Every pane's process tree, deepest first (see procs.ts for why). */
+  async #paneProcessTrees(): Promise<number[]> {
+    const out = await this.tmuxResult(["list-panes", "-a", "-F", "#{pane_pid}"]).catch(() =>
+      undefined
+    );
+    const pids: number[] = [];
+    for (const line of out?.stdout.split("\n") ?? []) {
+      const pid = Number(line.trim());
+      if (Number.isInteger(pid) && pid > 1) pids.push(...await processTree(pid));
+    }
+    return pids;
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#disposed) return;
+    const trees = await this.#paneProcessTrees();
     this.#disposed = true;
     await this.tmuxResult(["kill-server"]).catch(() => {});
+    await endProcesses(trees);
     for (const d of this.#tmpDirs) await Deno.remove(d, { recursive: true }).catch(() => {});
   }
 }
@@ -409,7 +431,13 @@ export class LabPane {
   }
 
   async kill(): Promise<void> {
+    const out = await this.server.tmuxResult(
+      ["display-message", "-p", "-t", this.id, "#{pane_pid}"],
+    ).catch(() => undefined);
+    const pid = Number(out?.stdout.trim());
+    const tree = Number.isInteger(pid) && pid > 1 ? await processTree(pid) : [];
     await this.server.tmuxResult(["kill-session", "-t", this.session]).catch(() => {});
+    await endProcesses(tree);
   }
 }
 

@@ -69,7 +69,8 @@ Deno.test("lab harness: a program that fails to start is relaunched exactly once
         rows: 24,
         ready: { until: "READY", timeoutMs: 3000 },
       }),
-    /the process exited \(status 4\)/,
+    // tmux 3.3a does not always record a dead pane's status before the harness gives up asking.
+    /the process exited \(status (4|unknown)\)/,
   );
 });
 

@@ -6,7 +6,7 @@
  *   deno task lab --suite claude-screens  only that suite (repeatable)
  *   deno task lab --only bash-prompt   only scenarios whose "suite/scenario" contains the text (repeatable)
  *   deno task lab --size 120x40        only one pane size (repeatable)
- *   deno task lab --jobs 4             parallel scenarios (default 3, or $LAB_JOBS)
+ *   deno task lab --jobs 4             parallel scenarios (default 4, or $LAB_JOBS)
  *   deno task lab --no-detect          skip detect()
  *   deno task lab --list               list scenarios and exit
  *
@@ -65,7 +65,7 @@ async function main(): Promise<number> {
     return 0;
   }
   // A job mostly waits on its CLI (a whole run used ~12% of one core per job), so 3 fit on 2 cores.
-  const jobs = v.jobs === undefined ? Number(Deno.env.get("LAB_JOBS") ?? 3) : Number(v.jobs);
+  const jobs = v.jobs === undefined ? Number(Deno.env.get("LAB_JOBS") ?? 4) : Number(v.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
     console.error("lab: --jobs must be an integer from 1 to 8");
     return 2;

@@ -209,7 +209,12 @@ export function normalise(line: string): string {
     .replace(/^[•◦] (?=Working|Reconnecting)/u, "<spin> ")
     // OpenCode's busy progress bar ("■■■■⬝⬝⬝⬝  esc interrupt").
     .replace(/[■⬝]{4,}/gu, "<progress>")
-    .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2");
+    .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2")
+    // OpenCode's input placeholder quotes a random example task ("Ask anything… \"Fix broken tests\"").
+    .replace(/(Ask anything… )"[^"]*"/u, '$1"<example>"')
+    // Right-aligned footers pad with a number of spaces that depends on the random temp path's
+    // length: a run of blanks is one column break, whatever its width.
+    .replace(/ {2,}/g, "  ");
 }
 
 /** The lines of `plain` that carry one of `defining`, normalised, in screen order. */

@@ -104,6 +104,11 @@ function envelopeOf(run: DroverRun): Loose {
   return lines.find((e: Loose) => e.schema === "drover.drive.v1");
 }
 
+/** argv for one `--once --json` tick under `--approve allowlist` with these command prefixes. */
+function allowlistOnce(...prefixes: string[]): string[] {
+  return ["--once", "--json", "--approve", "allowlist", ...prefixes.flatMap((p) => ["--allow", p])];
+}
+
 Deno.test("drive: stranded input gets exactly one Enter, then is escalated, never pressed again", async () => {
   await using r = await rig(await screen("ready"), [await screen("typed-input")]);
   const agent = r.agents[0];
@@ -190,14 +195,7 @@ Deno.test("drive: an allowlisted real Bash prompt is approved with option 1 thro
   await using r = await rig(await screen("ready"), [await screen("bash-prompt-npm")]);
   const agent = r.agents[0];
   await agent.onKey("1", await screen("bash-answered"));
-  const run = await r.drive([
-    "--once",
-    "--json",
-    "--approve",
-    "allowlist",
-    "--allow",
-    "npm run build",
-  ]);
+  const run = await r.drive(allowlistOnce("npm run build"));
   assert.equal(run.code, 0, run.stderr);
   const approved = events(run).filter((e) => e.event === "approved");
   assert.equal(approved.length, 1, run.stdout);
@@ -252,14 +250,7 @@ Deno.test("drive: prompts outside the allowlist, dangerous ones, and --approve n
   assert.equal(hooked.length, 3);
   assert.ok(hooked.every((e: Loose) => e.schema === "drover.event.v1" && e.reason));
   // A second tick inside the dedup window reports nothing new and still sends nothing.
-  const again = await r.drive([
-    "--once",
-    "--json",
-    "--approve",
-    "allowlist",
-    "--allow",
-    "git push",
-  ]);
+  const again = await r.drive(allowlistOnce("git push"));
   assert.equal(events(again).filter((e) => e.event === "escalated").length, 0, again.stdout);
   // --approve none escalates even an allowlisted command (new window → new key).
   const none = await r.drive([
@@ -292,14 +283,7 @@ Deno.test("drive: a multi-line command whose first line is allowlisted is escala
   };
   assert.notEqual(twoLines.text, npm.text);
   await using r = await rig(await screen("ready"), [twoLines]);
-  const run = await r.drive([
-    "--once",
-    "--json",
-    "--approve",
-    "allowlist",
-    "--allow",
-    "npm run build",
-  ]);
+  const run = await r.drive(allowlistOnce("npm run build"));
   assert.equal(run.code, 0, run.stderr);
   const esc = events(run).filter((e) => e.event === "escalated");
   assert.equal(esc.length, 1, run.stdout);
@@ -311,14 +295,7 @@ Deno.test("drive: a multi-line command whose first line is allowlisted is escala
 
 Deno.test("drive: the orchestrator is never approved, even for an allowlisted command", async () => {
   await using r = await rig(await screen("bash-prompt-npm"), []);
-  const run = await r.drive([
-    "--once",
-    "--json",
-    "--approve",
-    "allowlist",
-    "--allow",
-    "npm run build",
-  ]);
+  const run = await r.drive(allowlistOnce("npm run build"));
   assert.equal(run.code, 0, run.stderr);
   const esc = events(run).filter((e) => e.event === "escalated");
   assert.equal(esc.length, 1, run.stdout);
@@ -328,7 +305,7 @@ Deno.test("drive: the orchestrator is never approved, even for an allowlisted co
 
 Deno.test("drive: a dialog is escalated, never answered", async () => {
   await using r = await rig(await screen("ready"), [await screen("bypass-warning")]);
-  const run = await r.drive(["--once", "--json", "--approve", "allowlist", "--allow", "npm"]);
+  const run = await r.drive(allowlistOnce("npm"));
   const esc = events(run).filter((e) => e.event === "escalated");
   assert.equal(esc[0]?.reason, "dialog", run.stdout);
   assert.equal(await keysSettle(r.agents[0], 0, 100), "");

@@ -3,7 +3,7 @@
  * own CLI. No screen wording lives here — only in profiles/*.toml. The windows and the decoration
  * glyph set are compiled constants a profile cannot change.
  */
-import { execBounded } from "../profile/regex.ts";
+import { execBounded } from "../regex/match.ts";
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import {
   captureLines,

@@ -81,7 +81,10 @@ Deno.test("release workflow: .ci/run first, then compile, smoke test, package, c
   assert.match(build, /sh tools\/smoke\.sh "dist\/drover-\$TARGET" "\$\{GITHUB_REF_NAME#v\}"/);
   assert.match(build, /sh tools\/package\.sh "dist\/drover-\$TARGET" "\$TARGET" dist\/release/);
   const publish = runs("publish");
-  assert.match(publish, /sha256sum -- \*\.tar\.gz install\.sh > SHA256SUMS/);
+  assert.match(
+    publish,
+    /sha256sum -- \*\.tar\.gz install\.sh drover-drive@\.service drover-drive@\.timer > SHA256SUMS/,
+  );
   assert.match(publish, /gh release create/);
   assert.equal(wf.jobs.publish.permissions.contents, "write");
   assert.equal(wf.permissions.contents, "read");
@@ -202,7 +205,9 @@ Deno.test({
           assert.equal(
             out.code,
             0,
-            `${name} ${jobName} "${step.name ?? step.run}":\n${new TextDecoder().decode(out.stdout)}`,
+            `${name} ${jobName} "${step.name ?? step.run}":\n${
+              new TextDecoder().decode(out.stdout)
+            }`,
           );
         }
       }

@@ -9,7 +9,7 @@ import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
 import type { FieldName } from "../profile/fields.ts";
 import { effectiveCli, type ResolvedProfile, resolveProfile } from "../profile/resolve.ts";
-import { execBounded } from "../profile/regex.ts";
+import { execBounded } from "../regex/mod.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";

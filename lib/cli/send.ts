@@ -5,8 +5,7 @@ import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
 import { SEND_MAX_BYTES, sendText, validateSendText } from "../launch/send.ts";
 import { stdinSource } from "../launch/prompt.ts";
-import { pasteText } from "../tmux/create.ts";
-import { sendKeys, sendLiteral } from "../tmux/send.ts";
+import { sendKeys, typeText } from "../tmux/send.ts";
 import { selectServer } from "../tmux/server.ts";
 import { run } from "./context.ts";
 
@@ -57,8 +56,9 @@ export function register(program: Command): void {
         const w = await watchPane(server, config, target, o.cli);
         const r = await sendText(text, target, {
           observe: () => w.look(),
-          type: (t) =>
-            t.includes("\n") ? pasteText(server, w.pane.id, t) : sendLiteral(server, w.pane.id, t),
+          // One line arrives as typed bytes; several as one bracketed paste (when the CLI asked
+          // for bracketed paste), so a newline cannot submit the first line early.
+          type: (t) => typeText(server, w.pane.id, t, { bracketed: t.includes("\n") }),
           enter: () => sendKeys(server, w.pane.id, ["Enter"]),
         });
         const data: SendData = {

@@ -3,7 +3,7 @@ import { startTestServer } from "../helpers/tmux_server.ts";
 import { cleanupReplay, startReplay } from "../helpers/replay.ts";
 import { capturePane, capturePanes } from "../../lib/tmux/capture.ts";
 import { listPanes, parseTarget, resolveTarget } from "../../lib/tmux/panes.ts";
-import { sendKeys, sendLiteral } from "../../lib/tmux/send.ts";
+import { sendKeys, typeText } from "../../lib/tmux/send.ts";
 import { getPaneOption, setPaneOption, socketPath } from "../../lib/tmux/options.ts";
 import { selectServer } from "../../lib/tmux/server.ts";
 import { DroverError } from "../../lib/errors.ts";
@@ -115,19 +115,26 @@ Deno.test("capture joins wrapped lines (-J) and can include history", async () =
   }
 });
 
-Deno.test("sendLiteral and sendKeys deliver exact bytes", async () => {
+Deno.test("typeText and sendKeys deliver exact bytes; no paste buffer is left behind", async () => {
   await using srv = await startTestServer();
   const a = await startReplay(srv, screen("keys\n"), { session: "k" });
   try {
     const s = { socketName: srv.name };
-    await sendLiteral(s, a.paneId, "-l $(x) 'q' Enter");
+    // tmux would end a command at a trailing ";" and expand #{…} in a format position.
+    await typeText(s, a.paneId, "-l $(x) 'q' Enter #{pane_id} a\\; b;");
     await sendKeys(s, a.paneId, ["1", "Enter", "C-u"]);
-    const want = "-l $(x) 'q' Enter1\r\x15";
+    const want = "-l $(x) 'q' Enter #{pane_id} a\\; b;1\r\x15";
     const deadline = Date.now() + 5000;
     while ((await a.keys()) !== want && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(await a.keys(), want);
+    assert.equal(await srv.tmux("list-buffers"), "");
+    await assert.rejects(
+      () => typeText(s, "%999", "lost;"),
+      (e: unknown) => e instanceof DroverError && e.code === "TARGET_NOT_FOUND",
+    );
+    assert.equal(await srv.tmux("list-buffers"), "", "a failed paste left its buffer");
   } finally {
     await cleanupReplay(a);
   }

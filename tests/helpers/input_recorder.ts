@@ -50,7 +50,8 @@ function feed(b: number): void {
   if (esc !== null) {
     esc.push(b);
     // CSI: ESC [ params… final byte in @..~
-    if (esc.length >= 2 && (esc[1] !== 0x5b || (b >= 0x40 && b <= 0x7e))) {
+    const done = esc.length === 2 ? b !== 0x5b : b >= 0x40 && b <= 0x7e;
+    if (done) {
       const seq = String.fromCharCode(...esc.slice(1));
       if (seq === "[200~") inPaste = true;
       if (seq === "[201~") inPaste = false;

@@ -6,6 +6,7 @@ import { listPanes, parseTarget, resolveTarget } from "../../lib/tmux/panes.ts";
 import { sendKeys, typeText } from "../../lib/tmux/send.ts";
 import { getPaneOption, setPaneOption, socketPath } from "../../lib/tmux/options.ts";
 import { selectServer } from "../../lib/tmux/server.ts";
+import { setPaneTitle } from "../../lib/tmux/create.ts";
 import { DroverError } from "../../lib/errors.ts";
 
 const screen = (text: string, cols = 80, rows = 12) => ({ text, cols, rows });
@@ -135,6 +136,22 @@ Deno.test("typeText and sendKeys deliver exact bytes; no paste buffer is left be
       (e: unknown) => e instanceof DroverError && e.code === "TARGET_NOT_FOUND",
     );
     assert.equal(await srv.tmux("list-buffers"), "", "a failed paste left its buffer");
+  } finally {
+    await cleanupReplay(a);
+  }
+});
+
+Deno.test("option values and pane titles round-trip hostile strings literally", async () => {
+  await using srv = await startTestServer();
+  const a = await startReplay(srv, screen("opts\n"), { session: "o" });
+  try {
+    const s = { socketName: srv.name };
+    for (const v of ["x;", "a\\;", ";", "#{pane_id}", "#(true)", "##", "mid;dle \\"]) {
+      await setPaneOption(s, a.paneId, "@drover-cli", v);
+      assert.equal(await getPaneOption(s, a.paneId, "@drover-cli"), v);
+      await setPaneTitle(s, a.paneId, v);
+      assert.equal((await listPanes(s, { session: "o" }))[0]!.title, v);
+    }
   } finally {
     await cleanupReplay(a);
   }

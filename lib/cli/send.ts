@@ -3,7 +3,7 @@ import type { Command } from "../deps/cli.ts";
 import { loadConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
-import { SEND_MAX_BYTES, sendText, validateSendText } from "../launch/send.ts";
+import { SEND_MAX_BYTES, sendText, sendTooLarge, validateSendText } from "../launch/send.ts";
 import { stdinSource } from "../launch/prompt.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
 import { selectServer } from "../tmux/server.ts";
@@ -29,6 +29,8 @@ async function stdinText(): Promise<string> {
     );
   }
   const bytes = await src.read(SEND_MAX_BYTES);
+  // Checked before decoding: the read stops one byte past the limit, maybe inside a character.
+  if (bytes.length > SEND_MAX_BYTES) throw sendTooLarge();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

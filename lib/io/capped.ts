@@ -7,6 +7,12 @@ import { DroverError, invalidArgument } from "../errors.ts";
 
 const CHUNK = 64 * 1024;
 
+/**
+ * The most a capture given to drover (detect FILE|-, --styled, profile test screens) may hold. A
+ * styled capture of a very large pane is well under 1 MiB; 4 MiB leaves room for scrollback.
+ */
+export const MAX_CAPTURE_BYTES = 4 * 1024 * 1024;
+
 export interface Readable {
   read(p: Uint8Array): Promise<number | null>;
 }
@@ -25,14 +31,15 @@ export function describeBytes(n: number): string {
 }
 
 /**
- * Read until EOF, or throw TooLarge once more than `limit` bytes arrived (at most one chunk past
- * the limit is ever held). A directory (EISDIR) becomes a usage error naming `what`.
+ * Read until EOF, but never more than `limit + 1` bytes: a longer input comes back as exactly
+ * `limit + 1` bytes, so the caller can tell "too large" without holding it. A directory (EISDIR)
+ * or another read failure becomes a usage error naming `what`.
  */
-export async function readCapped(src: Readable, limit: number, what: string): Promise<Uint8Array> {
+export async function readUpTo(src: Readable, limit: number, what: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   const buf = new Uint8Array(CHUNK);
-  while (true) {
+  while (total <= limit) {
     let n: number | null;
     try {
       n = await src.read(buf);
@@ -40,9 +47,9 @@ export async function readCapped(src: Readable, limit: number, what: string): Pr
       throw readError(e, what);
     }
     if (n === null) break;
-    total += n;
-    if (total > limit) throw new TooLarge(what, limit);
-    chunks.push(buf.slice(0, n));
+    const keep = Math.min(n, limit + 1 - total);
+    chunks.push(buf.slice(0, keep));
+    total += keep;
   }
   const out = new Uint8Array(total);
   let off = 0;
@@ -51,6 +58,13 @@ export async function readCapped(src: Readable, limit: number, what: string): Pr
     off += c.length;
   }
   return out;
+}
+
+/** Read until EOF, or throw TooLarge once more than `limit` bytes arrived. */
+export async function readCapped(src: Readable, limit: number, what: string): Promise<Uint8Array> {
+  const bytes = await readUpTo(src, limit, what);
+  if (bytes.length > limit) throw new TooLarge(what, limit);
+  return bytes;
 }
 
 /** readCapped for a file path; a missing or unreadable file is a usage error naming it. */

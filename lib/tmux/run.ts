@@ -79,7 +79,13 @@ async function spawnTmux(
   }).spawn();
   const limit = opts.maxOutput ?? MAX_TMUX_OUTPUT;
   const [stdout, stderr] = await Promise.all([
-    collect(child.stdout, limit, () => child.kill("SIGKILL")),
+    collect(child.stdout, limit, () => {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // it already exited
+      }
+    }),
     collect(child.stderr, 64 * 1024, () => {}),
     (async () => {
       if (opts.stdin === undefined) return;

@@ -7,6 +7,8 @@ import { sendKeys, typeText } from "../../lib/tmux/send.ts";
 import { getPaneOption, setPaneOption, socketPath } from "../../lib/tmux/options.ts";
 import { selectServer } from "../../lib/tmux/server.ts";
 import { setPaneTitle } from "../../lib/tmux/create.ts";
+import { tmux } from "../../lib/tmux/run.ts";
+import { word } from "../../lib/tmux/arg.ts";
 import { DroverError } from "../../lib/errors.ts";
 
 const screen = (text: string, cols = 80, rows = 12) => ({ text, cols, rows });
@@ -155,6 +157,19 @@ Deno.test("option values and pane titles round-trip hostile strings literally", 
   } finally {
     await cleanupReplay(a);
   }
+});
+
+Deno.test("tmux output past its cap is abandoned with a usage error, not buffered", async () => {
+  await using srv = await startTestServer();
+  const s = { socketName: srv.name };
+  const keys = await tmux(s, [word("list-keys")]);
+  assert.ok(keys.stdout.length > 2000);
+  await assert.rejects(
+    () => tmux(s, [word("list-keys")], { maxOutput: 1000 }),
+    (e: unknown) =>
+      e instanceof DroverError && e.code === "INVALID_ARGUMENT" &&
+      /more than 1000 bytes for one list-keys/.test(e.message),
+  );
 });
 
 Deno.test("server selection: -S over -L over $TMUX; no server → TMUX_UNAVAILABLE", async () => {

@@ -83,6 +83,7 @@ export class Matcher {
 
   #run(line: string, captures: boolean): Int32Array | null {
     let from = 0;
+    this.lastSteps = 0;
     if (this.#pre) {
       const hit = this.#pre.find(line);
       if (hit < 0) return null;
@@ -101,7 +102,6 @@ export class Matcher {
     stats.overBudget = false;
     if (scopeLeft <= 0) {
       this.overBudget++;
-      this.lastSteps = 0;
       return null;
     }
     const budget = Math.min(MAX_STEPS, (line.length + 1) * this.#prog.length, scopeLeft);

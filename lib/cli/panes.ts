@@ -1,4 +1,5 @@
 /** `drover panes [--session S]`: every pane with its CLI (and how it was identified), role, state, mode. */
+import { checkCliFlag } from "../profile/resolve.ts";
 import { loadConfig } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import { makeDetector } from "../approve/judge.ts";
@@ -52,6 +53,7 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
     );
   }
   const config = await loadConfig(g.config ? { path: g.config } : {});
+  checkCliFlag(o.cli, config);
   const server = selectServer(g);
   const views = await inventory(server, config, { session: o.session, cliFlag: o.cli });
   const caps = await capturePanes(server, views.map((v) => v.pane.id), { styled: true });

@@ -88,8 +88,7 @@ export async function readFileCapped(
 
 /** A read failure as a usage error naming `what`; the original error is its `cause`. */
 function readError(e: unknown, what: string): DroverError {
-  const because = (message: string) =>
-    new DroverError("INVALID_ARGUMENT", message, { cause: e });
+  const because = (message: string) => new DroverError("INVALID_ARGUMENT", message, { cause: e });
   if (e instanceof Deno.errors.IsADirectory) {
     return because(`${what} is a directory, not a file or a pipe`);
   }

@@ -123,6 +123,14 @@ t() {
   tmux "${TMUX_ARGS[@]}" "$@"
 }
 
+# tmux ends a command at an argument's final ";" (a final "\;" is a literal ";"), and a session
+# name may end in one: every name handed to tmux goes through this to stay one argument.
+tmux_data() {
+  local s=$1
+  [[ "$s" == *";" ]] && s="${s%;}\\;"
+  printf '%s' "$s"
+}
+
 # ---------------------------------------------------------------------------------------------
 # Profile: one __prompt-profile call per CLI, parsed field by field into PROF_<cli>.
 
@@ -526,7 +534,7 @@ cmd_approve() {
     REFUSE_DETAIL="drover does not list this pane" refuse 4 "unknown pane"
   fi
   local first
-  first=$(t list-panes -s -t "=$session" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
+  first=$(t list-panes -s -t "$(tmux_data "=$session")" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
     sort -n -k1,1 -k2,2 | head -n 1)
   first=${first##* }
   if [[ "$ROW_ROLE" == "orchestrator" || "$first" == "$pane" ]]; then

@@ -5,6 +5,7 @@
  * whose detected state differs, with the profile fields involved and the lines that matched them.
  * Also the saving half of `drover capture TARGET --save DIR --as STATE`, which collects such screens.
  */
+import { MAX_CAPTURE_BYTES, readFileCapped, TooLarge, tooLargeError } from "../io/capped.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
 import type { FieldName } from "../profile/fields.ts";
@@ -159,7 +160,13 @@ export function judgeScreen(
 }
 
 async function readText(path: string): Promise<string> {
-  return new TextDecoder("utf-8", { fatal: false }).decode(await Deno.readFile(path));
+  try {
+    const bytes = await readFileCapped(path, MAX_CAPTURE_BYTES, `screen ${path}`);
+    return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  } catch (e) {
+    if (e instanceof TooLarge) throw tooLargeError(e, "a screen is one capture-pane -p -J");
+    throw e;
+  }
 }
 
 /** Run a profile over a folder of named screens. */

@@ -199,6 +199,18 @@ Deno.test("panes --watch: a live board in a real terminal, restored on q, Ctrl-C
     assert.match(styled, colour("31", "unavailable"), "unavailable in red");
     assert.match(styled, colour("32", "idle"), "idle in green");
 
+    // A narrower terminal: the board redraws at the new width (SIGWINCH), nothing wraps.
+    await srv.tmux("resize-window", "-t", "board", "-x", "70");
+    screen = await srv.waitFor(
+      b.pane,
+      (s) =>
+        s.split("\n")[1] ===
+          "PANE  TARGET     CLI      ROLE  STATE       FOR     MODE        DETA…",
+    );
+    for (const l of screen.split("\n")) assert.ok(l.length <= 69, `wider than 69: ${l}`);
+    await srv.tmux("resize-window", "-t", "board", "-x", "110");
+    await srv.waitFor(b.pane, (s) => / q quit$/.test(s.split("\n")[0]!));
+
     // The board follows the panes: the prompt is answered, its clock restarts; a new event.
     await prompt.show(await loadScreen(`claude-code/2.1.197/bash-answered@${SIZE}`));
     await Deno.writeTextFile(events, event(prompt.paneId, "approved", "approved npm run build"), {

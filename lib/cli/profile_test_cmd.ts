@@ -15,7 +15,7 @@ import {
   type ResolvedProfile,
   resolveProfile,
 } from "../profile/resolve.ts";
-import { execBounded } from "../regex/mod.ts";
+import { execBounded, type Matcher } from "../regex/mod.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";
@@ -127,7 +127,7 @@ export function evidenceFor(
         const hit = (v as string[]).find((m) => low.includes(m.toLowerCase()));
         if (hit !== undefined) out.push({ line: i + 1, field: f, match: hit, text: text.trim() });
       } else if (typeof v === "string") {
-        const re = (p.matchers.patterns as Record<string, RegExp | null>)[f];
+        const re = (p.matchers.patterns as Record<string, Matcher | null>)[f];
         if (re && execBounded(re, text) !== null) {
           out.push({ line: i + 1, field: f, match: v, text: text.trim() });
         }

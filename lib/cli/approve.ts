@@ -2,7 +2,7 @@
  * `drover approve TARGET [--dry-run]`: the gated approval of DESIGN §6. A refusal is not an error:
  * it is reported with its reason and its own exit code (lib/approve/gate.ts APPROVE_EXIT).
  */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
 import { claimDir } from "../approve/claim.ts";
 import { makeJudge } from "../approve/judge.ts";

@@ -2,7 +2,7 @@
  * `drover capture TARGET [--lines N]`: the capture drover judges (visible screen, wrapped lines
  * joined), optionally with N lines of scrollback above it.
  */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { invalidArgument } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
 import { capturePane, type PaneCapture } from "../tmux/capture.ts";

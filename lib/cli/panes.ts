@@ -1,5 +1,5 @@
 /** `drover panes [--session S]`: every pane with its CLI (and how it was identified), role, state, mode. */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { DroverError } from "../errors.ts";
 import { makeDetector } from "../approve/judge.ts";
 import { inventory } from "../identify/context.ts";

@@ -1,5 +1,5 @@
 /** `drover send TARGET [TEXT…]`: type text (argv or stdin) + Enter, verified to leave the input box. */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
 import { SEND_MAX_BYTES, sendText, validateSendText } from "../launch/send.ts";

@@ -243,6 +243,15 @@ export const ROOT: Entry = {
           flags: "--format-version <n>",
           help: "the tsv format version the reader expects (sweep.sh)",
         },
+        {
+          flags: "--watch",
+          help: "a live board, redrawn in place until q (the plain table when not a terminal)",
+        },
+        { flags: "--interval <duration>", help: "--watch refresh period, 250ms-10m (default 2s)" },
+        {
+          flags: "--events <file>",
+          help: "--watch: each pane's last event from this drive --events file",
+        },
       ],
       load: () => import("./panes.ts"),
     },

@@ -12,7 +12,7 @@ import { orchestrators } from "../identify/roles.ts";
 import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts";
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
-import { sendKeys, sendLiteral } from "../tmux/send.ts";
+import { sendKeys, typeText } from "../tmux/send.ts";
 import {
   commandBlockLines,
   commandStandsAlone,
@@ -157,7 +157,7 @@ export class TmuxDriveHost implements DriveHost {
 
   async typeLiteral(pane: HostPane, text: string): Promise<void> {
     try {
-      await sendLiteral(this.o.server, pane.ref.id, text);
+      await typeText(this.o.server, pane.ref.id, text);
     } catch (e) {
       this.gone(e);
     }

@@ -8,7 +8,7 @@
 import type { CliEntry, Config } from "../config/load.ts";
 import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
 import { defaultProfile, shippedFor, type ShippedProfile } from "./embedded.ts";
-import type { CompiledPattern } from "../regex/mod.ts";
+import type { CompiledPattern, Matcher } from "../regex/mod.ts";
 
 export type FieldSource =
   | { readonly layer: "config"; readonly file: string; readonly line: number }
@@ -38,7 +38,7 @@ export interface ProfileMatchers {
   readonly broadGrant: readonly string[];
   /** Compiled patterns; null only for an unset extension field. */
   readonly patterns: Readonly<
-    Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>
+    Record<SeedPatternField, Matcher> & Record<PatternField, Matcher | null>
   >;
   /** ERE forms of the patterns (case folded in), for sweep.sh ("" = unset). */
   readonly ere: Readonly<Record<PatternField, string>>;
@@ -137,14 +137,14 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
   }
   const v = values as unknown as ProfileValues;
   const markers: Record<string, string[]> = {};
-  const patterns: Record<string, RegExp | null> = {};
+  const patterns: Record<string, Matcher | null> = {};
   const ere: Record<string, string> = {};
   const ereAlternatives: Record<string, readonly string[]> = {};
   for (const f of FIELDS) {
     if (f.kind === "markers") markers[f.name] = (v[f.name] as string[]).map((m) => m.toLowerCase());
     if (f.kind === "pattern") {
       const c = compiled[f.name];
-      patterns[f.name] = c ? c.regex : null;
+      patterns[f.name] = c ? c.matcher : null;
       ere[f.name] = c ? c.ere : "";
       ereAlternatives[f.name] = c ? c.ereAlternatives : [];
     }
@@ -161,7 +161,9 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
     matchers: Object.freeze({
       markers: markers as Record<MarkerField, string[]>,
       broadGrant,
-      patterns: patterns as Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>,
+      patterns: patterns as
+        & Record<SeedPatternField, Matcher>
+        & Record<PatternField, Matcher | null>,
       ere: ere as Record<PatternField, string>,
       ereAlternatives: ereAlternatives as Record<PatternField, readonly string[]>,
     }),

@@ -29,9 +29,9 @@ export function describe(v: unknown): string {
 }
 
 /** A value as an error quotes it: JSON-escaped and cut, so a huge value is never echoed. */
-export function quote(v: unknown, max = 60): string {
+export function quote(v: unknown): string {
   const s = typeof v === "string" ? v : String(v);
-  return s.length > max ? JSON.stringify(s.slice(0, max)).slice(0, -1) + '…"' : JSON.stringify(s);
+  return s.length > 80 ? JSON.stringify(s.slice(0, 60)).slice(0, -1) + '…"' : JSON.stringify(s);
 }
 
 // deno-lint-ignore no-control-regex

@@ -43,10 +43,10 @@ export { describe };
 /** Validate one pattern source: compiles in the supported subset and is not a catch-all. */
 export function checkPattern(src: string): CompiledPattern {
   const c = compilePattern(src);
-  if (c.regex.test("")) {
+  if (c.matcher.test("")) {
     throw new PatternError("matches the empty string, so it would match every line");
   }
-  if (GENERIC_LINES.every((l) => c.regex.test(l))) {
+  if (GENERIC_LINES.every((l) => c.matcher.test(l))) {
     throw new PatternError("matches every ordinary line (it would fire on any screen)");
   }
   return c;

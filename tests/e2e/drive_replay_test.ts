@@ -313,7 +313,8 @@ Deno.test("drive: a dialog is escalated, never answered", async () => {
 
 Deno.test("drive: idle orchestrator past the nudge interval gets the nudge typed literally, then Enter", async () => {
   await using r = await rig(await screen("ready"), [await screen("busy")]);
-  const nudge = "Run your sweep now; check $HOME & `x`.";
+  // Trailing ";" / "\;" would end a tmux command and #{…} is a tmux format: both must arrive as typed.
+  const nudge = "Run your sweep now; check $HOME & `x` #{pane_id} a\\; -x;";
   const args = ["--once", "--json", "--nudge", nudge, "--nudge-every", "4s", "--settle", "200ms"];
   const first = await r.drive(args);
   assert.equal(first.code, 0, first.stderr);

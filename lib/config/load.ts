@@ -125,7 +125,11 @@ function fieldPath(path: (string | number)[]): string {
   let s = "";
   for (const p of path) {
     if (typeof p === "number") s += `[${p}]`;
-    else s += (s ? "." : "") + (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p));
+    else {
+      // A key is shown whole unless it is absurdly long (then cut, like any quoted value).
+      const k = p.length > 80 ? p.slice(0, 60) + "…" : p;
+      s += (s ? "." : "") + (/^[A-Za-z0-9_-]+$/.test(p) ? k : JSON.stringify(k));
+    }
   }
   return s;
 }

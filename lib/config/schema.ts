@@ -104,7 +104,7 @@ export function configSchema<P>(check: PatternCheck<P>) {
 }
 
 /** The reason given for a key a table does not have, by where it is. */
-export function unknownKeyReason(path: readonly (string | number)[], key: string): string {
+export function unknownKeyReason(path: readonly (string | number)[], _key: string): string {
   if (path[0] === "drive") return `unknown key (known: ${Object.keys(DRIVE.shape).join(", ")})`;
   return `unknown key (known: ${CLI_KEYS.join(", ")})`;
 }

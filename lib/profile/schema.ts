@@ -91,6 +91,7 @@ function fieldSchema<P>(f: FieldSpec, check: PatternCheck<P>) {
 
 /** Closest field name for a typo (at most 3 edits), or null. */
 export function nearestField(key: string): string | null {
+  if (key.length > 64) return null;
   let best: string | null = null, bestD = 4;
   for (const f of FIELDS) {
     const d = distance(key, f.name);

@@ -3,6 +3,7 @@
  * else loads; with one, the parser and its zod schemas (load.ts) are imported to validate it.
  */
 import { DroverError } from "../errors.ts";
+import { readUpTo } from "../io/capped.ts";
 import { type Config, type ConfigSource, EMPTY_CONFIG, type LoadOptions } from "./types.ts";
 
 /** A configuration file larger than this is refused before it is parsed. */
@@ -62,27 +63,14 @@ export async function discoverConfig(
   return null;
 }
 
-/** Read at most `max` bytes; null when the file is larger (a device or FIFO is read the same way). */
-async function readCapped(path: string, max: number): Promise<Uint8Array | null> {
-  using f = await Deno.open(path);
-  const buf = new Uint8Array(max + 1);
-  let n = 0;
-  for (;;) {
-    const got = await f.read(buf.subarray(n));
-    if (got === null) break;
-    n += got;
-    if (n > max) return null;
-  }
-  return buf.subarray(0, n);
-}
-
 /** Discover, read and validate the configuration. Throws CONFIG_INVALID listing every problem. */
 export async function loadConfig(opts: LoadOptions = {}): Promise<Config> {
   const found = await discoverConfig(opts);
   if (!found) return EMPTY_CONFIG;
-  let bytes: Uint8Array | null;
+  let bytes: Uint8Array;
   try {
-    bytes = await readCapped(found.path, CONFIG_MAX_BYTES);
+    using f = await Deno.open(found.path);
+    bytes = await readUpTo(f, CONFIG_MAX_BYTES, found.path);
   } catch (e) {
     throw new DroverError(
       "CONFIG_INVALID",
@@ -90,7 +78,7 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<Config> {
       { details: { file: found.path } },
     );
   }
-  if (bytes === null) throw tooLarge(found.path);
+  if (bytes.length > CONFIG_MAX_BYTES) throw tooLarge(found.path);
   const text = new TextDecoder().decode(bytes);
   const { parseConfig } = await import("./load.ts");
   return parseConfig(text, found.path, found.source);

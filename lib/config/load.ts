@@ -103,6 +103,7 @@ export function parseConfig(text: string, file: string, source: ConfigSource = "
     dedup_window: "dedupWindowMs",
     interval: "intervalMs",
     on_escalate: "onEscalate",
+    hook_timeout: "hookTimeoutMs",
   };
   for (const [k, v] of Object.entries(dv)) if (v !== undefined) drive[rename[k] ?? k] = v;
   return Object.freeze({

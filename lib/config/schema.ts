@@ -86,6 +86,7 @@ export const DRIVE = z.strictObject({
   interval: DURATION.optional(),
   events: nonEmpty().optional(),
   on_escalate: nonEmpty().optional(),
+  hook_timeout: DURATION.optional(),
   state: nonEmpty().optional(),
 }, { error: (i) => `must be a table, got ${describe(i.input)}` });
 

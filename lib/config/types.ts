@@ -43,6 +43,7 @@ export interface DriveConfig {
   readonly intervalMs?: number;
   readonly events?: string;
   readonly onEscalate?: string;
+  readonly hookTimeoutMs?: number;
   readonly state?: string;
 }
 

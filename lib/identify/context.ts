@@ -6,7 +6,15 @@ import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import { listPanes, type PaneInfo, resolveTarget } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
-import { type Identified, identifyPane, readProcTable } from "./mod.ts";
+import {
+  cliNames,
+  type CliVersion,
+  type Identified,
+  identifyPane,
+  processVersion,
+  readProcTable,
+  subtree,
+} from "./mod.ts";
 import { orchestrators, type Role, roleOf } from "./roles.ts";
 
 export interface PaneView {
@@ -15,6 +23,8 @@ export interface PaneView {
   role: Role;
   /** Why the pane is an orchestrator (empty for agents). */
   roleWhy: string;
+  /** The CLI's version from the pane's processes (only with `versions`); null when unknown. */
+  version?: CliVersion | null;
 }
 
 export interface InventoryOptions {
@@ -22,6 +32,8 @@ export interface InventoryOptions {
   cliFlag?: string;
   /** Orchestrator target overriding [drive].orchestrator. */
   orchestrator?: string;
+  /** Also read each pane's CLI version from its processes (a few small file reads per pane). */
+  versions?: boolean;
 }
 
 export async function inventory(
@@ -33,15 +45,24 @@ export async function inventory(
     server,
     opts.session === undefined ? {} : { session: opts.session },
   );
-  const needProcs = panes.some((p) => p.droverCli.trim() === "");
+  const needProcs = opts.versions || panes.some((p) => p.droverCli.trim() === "");
   const procs = needProcs ? await readProcTable() : undefined;
   const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);
-  return panes.map((pane) => ({
+  const views: PaneView[] = panes.map((pane) => ({
     pane,
     identified: identifyPane({ pane, config, cliFlag: opts.cliFlag, procs }),
     role: roleOf(pane, orch),
     roleWhy: orch.why.get(pane.id) ?? "",
   }));
+  if (opts.versions && procs) {
+    await Promise.all(views.map(async (v) => {
+      v.version = await processVersion(
+        subtree(procs, v.pane.pid),
+        cliNames(v.identified.cli, config),
+      );
+    }));
+  }
+  return views;
 }
 
 /** One pane by target, with its CLI and its role judged against its whole session. */

@@ -6,7 +6,9 @@
  *   4. a FRESH capture right before the key, re-confirming the same condition on it alone and that
  *      it is still the same prompt — the screen may change while we judged;
  *   5. send exactly one key (the digit 1, or Enter on a choice row whose first choice is selected);
- *   6. re-capture: if the same prompt is still live with option 1 selected, one Enter — never more.
+ *   6. re-capture: if the same prompt is still live with option 1 selected and no "1" showed up in
+ *      an input box, one Enter — never more. A "1" that landed in an input box means the gate was
+ *      wrong: it is reported (key-in-input) and nothing more is sent.
  * Every error before step 5 sends nothing. Keys are sent only in steps 5 and 6.
  */
 import { DroverError } from "../errors.ts";
@@ -27,7 +29,11 @@ import {
 
 export { APPROVE_EXIT } from "./gate.ts";
 
-export type JudgedVerdicts = GateVerdicts & { state: string };
+export type JudgedVerdicts = GateVerdicts & {
+  state: string;
+  /** Text typed into the pane's input line (null: none), to see where a key landed. */
+  input_box?: string | null;
+};
 
 export interface ApproveRequest {
   server: TmuxServer;
@@ -43,7 +49,7 @@ export interface ApproveRequest {
   env?: Record<string, string | undefined>;
 }
 
-export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed";
+export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
 
 export interface ScreenSummary {
   state: string;
@@ -222,6 +228,10 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const sent: string[] = [g2.key];
     await sendKeys(req.server, req.pane.id, [g2.key]);
     const fp = fingerprint(fresh);
+    // Where the digit went: more "1"s in an input line than on the capture it was sent on.
+    const ones = (v: JudgedVerdicts) => (v.input_box ?? "").split("1").length - 1;
+    const keyInInput = (v: JudgedVerdicts | null) =>
+      g2.key === "1" && v !== null && ones(v) > ones(fresh);
 
     const settle = async (): Promise<JudgedVerdicts | null> => {
       const deadline = Date.now() + settleMs;
@@ -234,14 +244,33 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
           return null;
         }
         const same = last.live_prompt && last.permission_prompt && fingerprint(last) === fp;
-        if (!same || Date.now() >= deadline) return last;
+        if (!same || keyInInput(last) || Date.now() >= deadline) return last;
       }
     };
     const stillSame = (v: JudgedVerdicts | null) =>
       v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
 
     let after = await settle();
+    if (keyInInput(after)) {
+      return {
+        outcome: "key-in-input",
+        reason: "key-in-input",
+        message: `sent 1, and a "1" showed up in the pane's input line (${
+          JSON.stringify((after!.input_box ?? "").slice(0, 60))
+        }): the prompt was not what it looked like; nothing more sent — clear the input line by hand`,
+        exit_code: APPROVE_EXIT["key-in-input"],
+        sent,
+        key: g2.key,
+        form: g2.form,
+        option: g2.option,
+        dry_run: false,
+        claim: claim.claim.path,
+        before: base.before ?? null,
+        after: { ...summary(after!), same_prompt: stillSame(after) },
+      };
+    }
     let enterFailed = "";
+    // The one Enter is earned: the same live modal, option 1 selected, no digit in an input line.
     if (stillSame(after) && optionOneSelected(after!)) {
       try {
         await sendKeys(req.server, req.pane.id, ["Enter"]);

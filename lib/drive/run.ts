@@ -37,7 +37,7 @@ export interface HostPane {
 }
 
 export interface ApproveResult {
-  outcome: "approved" | "would-approve" | "refused" | "unconfirmed";
+  outcome: "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
   reason: string | null;
   message: string;
   sent: string[];

@@ -20,7 +20,8 @@
 # 5 format version mismatch between this script and drover;
 # approve refusals: 10 orchestrator, 11 claimed, 12 no live prompt, 13 dialog, 14 broad grant,
 # 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live,
-# 20 the 1 landed in an input line (nothing more sent).
+# 19 the pane's window has synchronize-panes on, 20 the 1 landed in an input line (nothing more
+# sent).
 #
 # Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
 # state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
@@ -530,6 +531,15 @@ resolve_pane() {
   die 4 "pane $want not found on this tmux server"
 }
 
+# synchronized PANE_ID — 0 when some pane of its window has synchronize-panes on: a key sent to
+# the pane would be typed into every synchronized pane of the window. An unreadable answer counts
+# as synchronized (no key on doubt).
+synchronized() {
+  local out
+  out=$(t list-panes -t "$1" -F '#{synchronize-panes}' 2>/dev/null) || return 0
+  [[ $'\n'$out$'\n' == *$'\n'1$'\n'* || -z "$out" ]]
+}
+
 # capture_pane PANE_ID -> CAP (visible screen, wrapped lines joined: what drover judges)
 capture_pane() {
   CAP=$(t capture-pane -p -J -t "$1" 2>/dev/null) || return 1
@@ -678,6 +688,8 @@ cmd_approve() {
   fi
   local cli=${ROW_CLI:-$CLI}
   load_profile "$cli"
+  local no_sync="its window has tmux synchronize-panes on: a key would reach every synchronized pane"
+  synchronized "$pane" && REFUSE_DETAIL=$no_sync refuse 19 synchronized
   if ! take_claim "$pane"; then
     REFUSE_DETAIL="claimed by another approver (${CLAIM_HOLDER:-unknown}, $CLAIM_HOLDER_PATH)" \
       refuse 11 claimed
@@ -700,6 +712,7 @@ cmd_approve() {
   local opt1_text=$OPT1
   ones_in_box
   local ones_before=$ONES
+  synchronized "$pane" && REFUSE_DETAIL=$no_sync refuse 19 synchronized
   t send-keys -t "$pane" 1 || die 3 "tmux send-keys failed"
   local sent="1" i same pass stray=0
   for pass in 1 2; do
@@ -722,6 +735,11 @@ cmd_approve() {
     fi
     # The one Enter is earned: the same live prompt, option 1 selected, no digit in an input line.
     if ((same && pass == 1 && OPT1_SEL)); then
+      if synchronized "$pane"; then
+        release_claim
+        printf 'refused pane %s (synchronized): sent 1, then %s; no Enter sent\n' "$pane" "$no_sync"
+        exit 19
+      fi
       t send-keys -t "$pane" Enter || die 3 "tmux send-keys failed"
       sent+=" + Enter"
       continue

@@ -149,6 +149,14 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     );
   }
 
+  // No broadcast: in a window with synchronize-panes on, the digit would reach every other
+  // synchronized pane too. Checked on the inventory now and on the capture the key is sent on.
+  const syncMessage = () =>
+    `window ${req.pane.windowId} (${req.pane.sessionName}:${req.pane.windowIndex}) has tmux ` +
+    `synchronize-panes on: a key to ${req.pane.id} would be typed into every synchronized pane of ` +
+    `it; no keys sent (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
+  if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(), base);
+
   const name = claimName(req.socketPath, req.pane.id);
   if (req.dryRun) {
     const peek = await peekClaim(req.claimDir, name);
@@ -212,8 +220,11 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
 
     await runTestHook(env);
 
-    // The fresh capture the key is sent on: the condition is re-confirmed on it alone.
-    const fresh = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+    // The fresh capture the key is sent on: the condition is re-confirmed on it alone, and in the
+    // same tmux call, that the window is not synchronized.
+    const freshCap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
+    if (freshCap.synchronized) return refused("synchronized", syncMessage(), base);
+    const fresh = req.judge(freshCap);
     const g2 = gate(fresh);
     if (!g2.ok || fingerprint(fresh) !== fingerprint(first) || g2.key !== g1.key) {
       return refused(
@@ -233,13 +244,16 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const keyInInput = (v: JudgedVerdicts | null) =>
       g2.key === "1" && v !== null && ones(v) > ones(fresh);
 
+    let synchronizedNow = false;
     const settle = async (): Promise<JudgedVerdicts | null> => {
       const deadline = Date.now() + settleMs;
       let last: JudgedVerdicts | null = null;
       for (;;) {
         await sleep(pollMs);
         try {
-          last = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+          const cap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
+          synchronizedNow = cap.synchronized === true;
+          last = req.judge(cap);
         } catch {
           return null;
         }
@@ -267,6 +281,21 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
         claim: claim.claim.path,
         before: base.before ?? null,
         after: { ...summary(after!), same_prompt: stillSame(after) },
+      };
+    }
+    if (synchronizedNow && stillSame(after)) {
+      return {
+        ...refused(
+          "synchronized",
+          `sent 1; then ${syncMessage().replace("; no keys sent", "; no Enter sent")}`,
+          base,
+        ),
+        sent,
+        key: g2.key,
+        form: g2.form,
+        option: g2.option,
+        claim: claim.claim.path,
+        after: { ...summary(after!), same_prompt: true },
       };
     }
     let enterFailed = "";

@@ -152,3 +152,30 @@ Deno.test("approve: the same live modal with no 1 in an input box still earns it
   assert.deepEqual(res.out.data.sent, ["1", "Enter"]);
   assert.equal(await r.agent.keys(), "1\r");
 });
+
+Deno.test("approve: no key into a synchronized window — refusal synchronized, exit 19, no pane gets anything", async () => {
+  await using r = await rig(await screen("bash-prompt"));
+  await r.agent.onKey("1", await screen("bash-answered"));
+  await r.srv.tmux("set-option", "-w", "-t", r.agent.paneId, "synchronize-panes", "on");
+  const res = await r.approve(r.agent.paneId);
+  assert.equal(res.code, 19, JSON.stringify(res.out));
+  assert.equal(res.out.data.outcome, "refused");
+  assert.equal(res.out.data.reason, "synchronized");
+  assert.deepEqual(res.out.data.sent, []);
+  const dry = await drover(["-L", r.srv.name, "--json", "approve", "--dry-run", r.agent.paneId], {
+    env: { XDG_RUNTIME_DIR: r.runtime },
+  });
+  assert.equal(dry.code, 19);
+  // Synchronized through the other pane's own option only: still the same window, still refused.
+  await r.srv.tmux("set-option", "-w", "-t", r.agent.paneId, "synchronize-panes", "off");
+  await r.srv.tmux("set-option", "-p", "-t", r.other.paneId, "synchronize-panes", "on");
+  const viaOther = await r.approve(r.agent.paneId);
+  assert.equal(viaOther.code, 19, JSON.stringify(viaOther.out));
+  for (const p of [r.agent, r.other, r.orch]) assert.equal(await p.keys(), "", p.paneId);
+  // Off again: the same prompt is approved with exactly "1".
+  await r.srv.tmux("set-option", "-p", "-u", "-t", r.other.paneId, "synchronize-panes");
+  const ok = await r.approve(r.agent.paneId);
+  assert.equal(ok.code, 0, JSON.stringify(ok.out));
+  assert.equal(await r.agent.keys(), "1");
+  assert.equal(await r.other.keys(), "");
+});

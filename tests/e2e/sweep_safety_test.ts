@@ -86,3 +86,17 @@ Deno.test("sweep.sh approve: a 1 that lands in an input line exits 20 and sends 
   assert.match(res.stdout, /key-in-input/);
   assert.equal(await r.agent.keys(), "1");
 });
+
+Deno.test("sweep.sh approve: a synchronized window is refused with exit 19 and gets no key", async () => {
+  await using r = await rig(await screen("bash-prompt"));
+  await r.agent.onKey("1", await screen("bash-answered"));
+  await r.srv.tmux("set-option", "-w", "-t", r.agent.paneId, "synchronize-panes", "on");
+  const res = await r.sweep(["approve", r.agent.paneId]);
+  assert.equal(res.code, 19, res.stdout + res.stderr);
+  assert.match(res.stdout, /synchronized/);
+  assert.equal(await r.agent.keys(), "");
+  await r.srv.tmux("set-option", "-w", "-t", r.agent.paneId, "synchronize-panes", "off");
+  const ok = await r.sweep(["approve", r.agent.paneId]);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.equal(await r.agent.keys(), "1");
+});

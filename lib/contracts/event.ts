@@ -34,6 +34,7 @@ export const EVENT: Contract = {
       "dialog",
       "input-stuck",
       "nudge-wedged",
+      "synchronized",
     ]).optional(),
     verdict: z.string().optional(),
     command: z.string().nullable().optional(),

@@ -304,10 +304,13 @@ export const ROOT: Entry = {
       options: [
         {
           flags: "--cli <name>",
-          help: "a CLI to verify (repeatable; default: default_cli, else claude)",
+          help: "a CLI to verify (repeatable; default: every CLI verify knows that is installed)",
           repeatable: true,
         },
-        { flags: "--all", help: "every CLI drover has scenarios for" },
+        {
+          flags: "--all",
+          help: "every CLI verify knows (the default); not installed ones are listed",
+        },
         {
           flags: "--save <dir>",
           help: "write every screen (plain + styled) and a manifest to DIR/<cli>/ for profile test",

@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config/load.ts";
 import { overridesOf } from "../launch/config.ts";
-import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
+import { resolveProfile } from "../profile/resolve.ts";
 import { paneEnv } from "../scenarios/homes.ts";
 import { tableFor } from "../scenarios/mod.ts";
 import { STANDARD_SCENARIOS, VERIFY_SIZE } from "../scenarios/types.ts";
@@ -61,15 +61,16 @@ export type ProgressEvent =
   | { kind: "scenario"; cli: string; result: ScenarioResult }
   | { kind: "done"; report: CliReport };
 
-/** The CLIs a request names: `--all` → every table; none → default_cli (else claude). */
+/**
+ * The CLIs a request names: `--cli` as given; otherwise (no flag, or `--all`) every CLI drover has
+ * scenarios for: the ones not installed are reported as such and do not fail the run.
+ */
 export function chooseClis(
   flags: { cli?: string[]; all?: boolean },
-  config: Config,
   verifiable: readonly string[],
 ): string[] {
-  if (flags.all) return [...verifiable];
-  if (flags.cli?.length) return [...new Set(flags.cli)];
-  return [effectiveCli(undefined, config)];
+  if (flags.cli?.length && !flags.all) return [...new Set(flags.cli)];
+  return [...verifiable];
 }
 
 function summaryOf(cli: string, version: string | null, c: CliReport["counts"]): string {

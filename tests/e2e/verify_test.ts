@@ -100,7 +100,7 @@ Deno.test("verify: a CLI that is not installed is reported as such, exit 69", as
     assert.equal(await validate(env), null);
     assert.equal(env.data.clis[0].status, "not-installed");
     assert.equal(env.data.exit_code, 69);
-    const human = await drover(["--config", cfg, "verify"]);
+    const human = await drover(["--config", cfg, "verify", "--cli", "claude"]);
     assert.equal(human.code, 69);
     assert.match(human.stdout, /claude: not installed/);
   });
@@ -109,7 +109,15 @@ Deno.test("verify: a CLI that is not installed is reported as such, exit 69", as
 Deno.test("verify: the fake Claude Code holds every scenario; --json validates", async () => {
   await withDir(async (dir) => {
     const cfg = await config(dir, await fakeCli(dir));
-    const r = await drover(["--config", cfg, "--json", "verify", "--keep-going"]);
+    const r = await drover([
+      "--config",
+      cfg,
+      "--json",
+      "verify",
+      "--cli",
+      "claude",
+      "--keep-going",
+    ]);
     const env = envelope(r);
     assert.equal(await validate(env), null);
     assert.deepEqual(failing(r), [], r.stdout + r.stderr);
@@ -124,12 +132,20 @@ Deno.test("verify: the fake Claude Code holds every scenario; --json validates",
 Deno.test("verify: changed wording in the CLI is drift (exit 1) naming the profile field", async () => {
   await withDir(async (dir) => {
     const cfg = await config(dir, await fakeCli(dir, "changed-busy"));
-    const r = await drover(["--config", cfg, "verify", "--keep-going"]);
+    const r = await drover(["--config", cfg, "verify", "--cli", "claude", "--keep-going"]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /busy .*✗/);
     assert.match(r.stdout, /field mid_response_markers = \["esc to interrupt"\]: no line matches/);
     assert.match(r.stdout, /claude 2\.1\.197: 11\/13 scenarios hold, 2 drifted/);
-    const j = await drover(["--config", cfg, "--json", "verify", "--keep-going"]);
+    const j = await drover([
+      "--config",
+      cfg,
+      "--json",
+      "verify",
+      "--cli",
+      "claude",
+      "--keep-going",
+    ]);
     assert.deepEqual(failing(j), ["busy", "retrying"]);
     const busy = scenarios(j).busy;
     assert.equal(busy.fields[0].field, "mid_response_markers");
@@ -140,7 +156,7 @@ Deno.test("verify: changed wording in the CLI is drift (exit 1) naming the profi
 Deno.test("verify: without --keep-going the first drift stops the run", async () => {
   await withDir(async (dir) => {
     const cfg = await config(dir, await fakeCli(dir, "changed-busy"));
-    const r = await drover(["--config", cfg, "--json", "verify"]);
+    const r = await drover(["--config", cfg, "--json", "verify", "--cli", "claude"]);
     assert.equal(r.code, 1);
     const all = Object.values(scenarios(r));
     assert.ok(all.some((s) => s.status === "drift"));
@@ -171,7 +187,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       const cfg = await config(dir, await fakeCli(dir));
       const [exe, pre] = droverCommand();
       const child = new Deno.Command(exe, {
-        args: [...pre, "--config", cfg, "verify", "--keep-going"],
+        args: [...pre, "--config", cfg, "verify", "--cli", "claude", "--keep-going"],
         stdout: "piped",
         stderr: "piped",
         env: { NO_COLOR: "1" },
@@ -259,7 +275,15 @@ Deno.test({
       await Deno.writeTextFile(`${home}/.claude.json`, '{"userSettings":"the user\'s own"}\n');
       const before = await treeHash(home);
       const save = `${dir}/captures`;
-      const r = await drover(["--json", "verify", "--keep-going", "--save", save], {
+      const r = await drover([
+        "--json",
+        "verify",
+        "--cli",
+        "claude",
+        "--keep-going",
+        "--save",
+        save,
+      ], {
         clearEnv: true,
         env: { PATH: "/usr/bin:/bin", HOME: home, DENO_DIR },
         cwd: dir,
@@ -298,7 +322,15 @@ Deno.test({
         CLAUDE_BIN,
         `[clis.claude.prompt_profile]\nmid_response_markers = ["esc to halt the turn"]\n`,
       );
-      const r = await drover(["--config", cfg, "--json", "verify", "--keep-going"]);
+      const r = await drover([
+        "--config",
+        cfg,
+        "--json",
+        "verify",
+        "--cli",
+        "claude",
+        "--keep-going",
+      ]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.deepEqual(failing(r), ["busy", "retrying"]);
       const busy = scenarios(r).busy;

@@ -369,6 +369,10 @@ export const ROOT: Entry = {
           help: "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)",
         },
         {
+          flags: "--hook-timeout <duration>",
+          help: "end --on-escalate (and what it started) after this long (default 5s)",
+        },
+        {
           flags: "--state <dir>",
           help: "state directory (default: $XDG_STATE_HOME/drover or ~/.local/state/drover)",
         },

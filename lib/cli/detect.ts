@@ -12,7 +12,7 @@ import {
   tooLargeError,
 } from "../io/capped.ts";
 import { detect, type Verdicts } from "../detect/mod.ts";
-import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
+import { checkCliFlag, effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
@@ -56,6 +56,7 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     throw invalidArgument("only one of the captures can come from stdin");
   }
   const config = await configFor(g);
+  checkCliFlag(o.cli, config);
   const profile = resolveProfile(effectiveCli(o.cli, config), config);
   const plain = await readCapture(file, "the capture");
   const styled = o.styled !== undefined

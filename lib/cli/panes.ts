@@ -1,8 +1,10 @@
 /** `drover panes [--session S]`: every pane with its CLI (and how it was identified), role, state, mode. */
+import { checkCliFlag } from "../profile/resolve.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { parseDuration } from "../drive/duration.ts";
 import { makeDetector, type Verdicts } from "../approve/judge.ts";
-import { type Config, loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
+import type { Config } from "../config/types.ts";
 import { inventory } from "../identify/context.ts";
 import { capturePanes } from "../tmux/capture.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
@@ -118,6 +120,7 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
   }
   const intervalMs = o.watch ? watchInterval(o.interval) : 0;
   const config = await loadConfig(g.config ? { path: g.config } : {});
+  checkCliFlag(o.cli, config);
   const server = selectServer(g);
   // The live board needs a terminal; piped, with --json or --format tsv it is the one-shot table.
   if (o.watch && !g.json && o.format !== "tsv" && Deno.stdout.isTerminal()) {

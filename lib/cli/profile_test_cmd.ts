@@ -9,7 +9,12 @@ import { MAX_CAPTURE_BYTES, readFileCapped, TooLarge, tooLargeError } from "../i
 import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
 import type { FieldName } from "../profile/fields.ts";
-import { effectiveCli, type ResolvedProfile, resolveProfile } from "../profile/resolve.ts";
+import {
+  checkCliFlag,
+  effectiveCli,
+  type ResolvedProfile,
+  resolveProfile,
+} from "../profile/resolve.ts";
 import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
@@ -202,6 +207,7 @@ export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
 export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
   const dir = args.dir as string;
   const config = await configFor(g);
+  checkCliFlag(opts.cli as string | undefined, config);
   const p = resolveProfile(effectiveCli(opts.cli as string | undefined, config), config);
   const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
   return {

@@ -1,5 +1,6 @@
 /** `drover send TARGET [TEXT…]`: type text (argv or stdin) + Enter, verified to leave the input box. */
-import { loadConfig } from "../config/load.ts";
+import { checkCliFlag } from "../profile/resolve.ts";
+import { loadConfig } from "../config/discover.ts";
 import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
 import { SEND_MAX_BYTES, sendText, sendTooLarge, validateSendText } from "../launch/send.ts";
@@ -47,6 +48,7 @@ export async function action({ args, opts: o, g }: Invocation): Promise<CommandR
   const fromArgv = words.length > 0;
   const text = validateSendText(fromArgv ? words.join(" ") : await stdinText());
   const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
+  checkCliFlag(o.cli as string | undefined, config);
   const server = selectServer(g);
   const w = await watchPane(server, config, target, o.cli as string | undefined);
   const r = await sendText(text, target, {

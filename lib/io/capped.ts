@@ -86,14 +86,16 @@ export async function readFileCapped(
   }
 }
 
+/** A read failure as a usage error naming `what`; the original error is its `cause`. */
 function readError(e: unknown, what: string): DroverError {
+  const because = (message: string) => new DroverError("INVALID_ARGUMENT", message, { cause: e });
   if (e instanceof Deno.errors.IsADirectory) {
-    return invalidArgument(`${what} is a directory, not a file or a pipe`);
+    return because(`${what} is a directory, not a file or a pipe`);
   }
-  if (e instanceof Deno.errors.NotFound) return invalidArgument(`${what} does not exist`);
-  if (e instanceof Deno.errors.PermissionDenied) return invalidArgument(`${what} is not readable`);
+  if (e instanceof Deno.errors.NotFound) return because(`${what} does not exist`);
+  if (e instanceof Deno.errors.PermissionDenied) return because(`${what} is not readable`);
   const msg = e instanceof Error ? e.message : String(e);
-  return invalidArgument(`cannot read ${what}: ${msg.slice(0, 200)}`);
+  return because(`cannot read ${what}: ${msg.slice(0, 200)}`);
 }
 
 /** TooLarge as the usage error a command reports (exit 2), with the limit in the details. */

@@ -7,7 +7,8 @@
  */
 import type { CliEntry, Config } from "../config/load.ts";
 import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
-import { defaultProfile, shippedFor, type ShippedProfile } from "./embedded.ts";
+import { defaultProfile, shippedFor, type ShippedProfile, shippedProfiles } from "./shipped.ts";
+import { DroverError } from "../errors.ts";
 import type { CompiledPattern, Matcher } from "../regex/mod.ts";
 
 export type FieldSource =
@@ -170,6 +171,31 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
   });
   perConfig.set(cli, resolved);
   return resolved;
+}
+
+/** Every name `--cli` accepts: configured CLIs, the shipped profiles' names, the default. */
+export function knownCliNames(config: Config): string[] {
+  const names = new Set<string>([DEFAULT_CLI, ...Object.keys(config.clis)]);
+  for (const p of shippedProfiles()) if (p.verified) { for (const c of p.clis) names.add(c); }
+  if (config.defaultCli) names.add(config.defaultCli);
+  return [...names].sort();
+}
+
+/**
+ * A `--cli NAME` given on the command line must name a CLI drover knows: a typo would otherwise be
+ * judged silently with the Claude default. PROFILE_NOT_FOUND (exit 5) names the known ones.
+ */
+export function checkCliFlag(flag: string | undefined, config: Config): void {
+  if (flag === undefined) return;
+  const name = cliKey(flag);
+  const known = knownCliNames(config);
+  if (name !== "" && (config.clis[name] !== undefined || shippedFor(name) !== null)) return;
+  if (known.includes(name)) return;
+  throw new DroverError(
+    "PROFILE_NOT_FOUND",
+    `no CLI profile named ${JSON.stringify(flag.slice(0, 80))}; known: ${known.join(", ")} ` +
+      "(add [clis.<name>] to the configuration)",
+  );
 }
 
 /** The CLI a command should use when none is given: --cli, else default_cli, else claude. */

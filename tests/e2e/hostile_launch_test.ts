@@ -127,6 +127,28 @@ Deno.test("launch: #(…), #{…} and trailing ; in session, title, cwd, args an
   const sf = await facts(srv, envelope(split).data.pane.id);
   assert.equal(sf.pane_title, title);
   assert.equal(sf.pane_current_path, real);
+
+  // The same name as a target elsewhere: panes --session, read session:w.p, drive --session.
+  const panes = await droverOn(srv, agent, ["panes", "--session", session]);
+  assert.equal(panes.code, 0, panes.stdout);
+  assert.equal(envelope(panes).data.panes.length, 3);
+  const read = await droverOn(srv, agent, ["read", `${session}:${d.window.index}.0`]);
+  assert.equal(read.code, 0, read.stdout);
+  assert.equal(envelope(read).data.pane_id, d.pane.id);
+  const state = await Deno.makeTempDir({ prefix: "drover-hostile-state-" });
+  try {
+    const drive = await droverOn(srv, agent, [
+      "drive",
+      "--session",
+      session,
+      "--once",
+      "--state",
+      state,
+    ]);
+    assert.equal(drive.code, 0, drive.stdout + drive.stderr);
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
   await nothingRan(agent);
 });
 

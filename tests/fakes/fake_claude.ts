@@ -239,7 +239,7 @@ async function answer(yes: boolean): Promise<void> {
   await turn();
 }
 
-async function onKey(k: string): Promise<void> {
+function onKey(k: string): void {
   if (mode === "prompt") {
     // Not awaited: the turn that follows must not stop keys (Escape) from being read.
     if (k === "1") void answer(true);
@@ -280,6 +280,6 @@ while (true) {
   if (n === null) break;
   const s = dec.decode(buf.subarray(0, n));
   if (s.startsWith("\x1b[")) continue; // arrow keys and the like: not used here
-  if (s === "\x1b") await onKey("\x1b");
-  else for (const ch of s) await onKey(ch);
+  if (s === "\x1b") onKey("\x1b");
+  else for (const ch of s) onKey(ch);
 }

@@ -3,10 +3,16 @@
  * lab; loaded only by them (never on the start path of another command).
  */
 import { CLAUDE } from "./tables/claude.ts";
+import { CODEX } from "./tables/codex.ts";
+import { GEMINI } from "./tables/gemini.ts";
+import { QWEN } from "./tables/qwen.ts";
 import type { ScenarioTable } from "./types.ts";
 
 export const TABLES: Readonly<Record<string, ScenarioTable>> = {
   claude: CLAUDE,
+  codex: CODEX,
+  gemini: GEMINI,
+  qwen: QWEN,
 };
 
 /** The CLIs `verify --all` covers, in report order. */

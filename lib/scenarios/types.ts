@@ -63,7 +63,9 @@ export type Action =
   /** `drover approve` on the pane, through the real gate (§6). */
   | { approve: true }
   /** Wait this long (ms). */
-  | { pause: number };
+  | { pause: number }
+  /** Wait until this holds before the next step (a screen on the way, not judged). */
+  | { await: Wait; timeoutMs?: number };
 
 /** The verdicts a screen must show. */
 export interface Expect {

@@ -126,6 +126,14 @@ class Aborted extends Error {
   override name = "Aborted";
 }
 
+/** A step's own wait (`await`) was not met: the scenario's screen cannot be reached. */
+class StepFailed extends Error {
+  override name = "StepFailed";
+  constructor(message: string, readonly screen: Screen | null) {
+    super(message);
+  }
+}
+
 const POLL_MS = 250;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -570,10 +578,21 @@ async function runStep(
   live: Live,
   paneId: string,
   a: Action,
-  ctx: { outcome?: ApproveOutcome },
+  ctx: { outcome?: ApproveOutcome; base: number; standin: Standin; project: string },
 ): Promise<void> {
   const { server, opts, target } = live;
-  if ("type" in a) await typeText(server, paneId, a.type);
+  if ("await" in a) {
+    const w = await waitFor(
+      live,
+      paneId,
+      a.await,
+      ctx.base,
+      a.timeoutMs ?? 30_000,
+      ctx.standin,
+      ctx.project,
+    );
+    if (!w.ok) throw new StepFailed(w.why, w.screen);
+  } else if ("type" in a) await typeText(server, paneId, a.type);
   else if ("submit" in a) {
     await typeText(server, paneId, a.submit);
     const probe = a.submit.slice(0, 20);
@@ -618,10 +637,22 @@ async function runScenario(
   const { target, opts } = live;
   const base = standin.mainCount();
   if (s.script?.length) standin.push(fillScript(s.script, { project }));
-  const ctx: { outcome?: ApproveOutcome } = {};
-  for (const a of s.steps ?? []) await runStep(live, paneId, a, ctx);
-  const w = await waitFor(live, paneId, s.until, base, s.timeoutMs ?? 30_000, standin, project);
+  const ctx = { outcome: undefined as ApproveOutcome | undefined, base, standin, project };
   const result = blank({ scenario: s.name, session: session.name, expect: s.expect });
+  try {
+    for (const a of s.steps ?? []) await runStep(live, paneId, a, ctx);
+  } catch (e) {
+    if (!(e instanceof StepFailed)) throw e;
+    return {
+      ...result,
+      status: "drift",
+      reason: `a step on the way: ${e.message}`,
+      screen: e.screen,
+      problems: [`a step on the way: ${e.message}`],
+      ms: Date.now() - t0,
+    };
+  }
+  const w = await waitFor(live, paneId, s.until, base, s.timeoutMs ?? 30_000, standin, project);
   if (!w.ok) {
     return {
       ...result,

@@ -5,6 +5,7 @@
 import { CLAUDE } from "./tables/claude.ts";
 import { CODEX } from "./tables/codex.ts";
 import { GEMINI } from "./tables/gemini.ts";
+import { OPENCODE } from "./tables/opencode.ts";
 import { QWEN } from "./tables/qwen.ts";
 import type { ScenarioTable } from "./types.ts";
 
@@ -13,6 +14,7 @@ export const TABLES: Readonly<Record<string, ScenarioTable>> = {
   codex: CODEX,
   gemini: GEMINI,
   qwen: QWEN,
+  opencode: OPENCODE,
 };
 
 /** The CLIs `verify --all` covers, in report order. */

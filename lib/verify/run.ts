@@ -89,7 +89,7 @@ export interface RunTarget {
 }
 
 export interface RunOptions {
-  /** Sessions of the table run side by side (default 4). */
+  /** Sessions of the table run side by side (default: all of them, at most 5). */
   concurrency?: number;
   /** Without it the first drift stops the run: later scenarios are reported as not run. */
   keepGoing: boolean;
@@ -268,7 +268,7 @@ export async function runTable(target: RunTarget, opts: RunOptions): Promise<Sce
       }
     };
     await Promise.all(
-      Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, queue.length)) }, worker),
+      Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 5, queue.length)) }, worker),
     );
   } finally {
     await shutdown(server);

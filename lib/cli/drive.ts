@@ -139,6 +139,8 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     };
     const human = out.exitCode === DRIVE_EXIT.orchestratorUnavailable
       ? [`drive stopped: ${out.message} (exit 75)`]
+      : out.exitCode === DRIVE_EXIT.panesSynchronized
+      ? [`drive: ${out.message} (exit 19)`]
       : opts.once
       ? []
       : [

@@ -312,6 +312,9 @@ Deno.test("options: flags override [drive]; defaults; validation", () => {
   );
   assert.notEqual(sessionKey("a/b", "/tmp/x"), sessionKey("a/b", "/tmp/y"));
   assert.match(sessionKey("we ird/..", "/s"), /^drive-we_ird_\.\.-[0-9a-f]{8}$/);
+  // Same slug, different sessions: never the same lock or state file (issue 16).
+  assert.notEqual(sessionKey("a b", "/s"), sessionKey("a_b", "/s"));
+  assert.notEqual(sessionKey("d", "/s"), sessionKey("d ", "/s"));
 });
 
 Deno.test("durations", () => {

@@ -11,6 +11,7 @@ import {
   type CliVersion,
   type Identified,
   identifyPane,
+  needsProcessTable,
   processVersion,
   readProcTable,
   subtree,
@@ -32,7 +33,10 @@ export interface InventoryOptions {
   cliFlag?: string;
   /** Orchestrator target overriding [drive].orchestrator. */
   orchestrator?: string;
-  /** Also read each pane's CLI version from its processes (a few small file reads per pane). */
+  /**
+   * Also read each pane's CLI version from its processes: the argv of every pane's process tree
+   * (not only of the panes identification needs) and a few small file reads per pane.
+   */
   versions?: boolean;
 }
 
@@ -45,8 +49,18 @@ export async function inventory(
     server,
     opts.session === undefined ? {} : { session: opts.session },
   );
-  const needProcs = opts.versions || panes.some((p) => p.droverCli.trim() === "");
-  const procs = needProcs ? await readProcTable() : undefined;
+  return await inventoryOf(panes, config, opts);
+}
+
+/** The inventory of panes already listed (a caller may capture them meanwhile). */
+export async function inventoryOf(
+  panes: PaneInfo[],
+  config: Config,
+  opts: InventoryOptions = {},
+): Promise<PaneView[]> {
+  const roots = panes.filter((p) => opts.versions || needsProcessTable(p, config))
+    .map((p) => p.pid);
+  const procs = roots.length > 0 ? await readProcTable(roots) : undefined;
   const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);
   const views: PaneView[] = panes.map((pane) => ({
     pane,

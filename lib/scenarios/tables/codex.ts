@@ -36,8 +36,9 @@ export const CODEX: ScenarioTable = {
   readyTimeoutMs: 60_000,
   skipped: {
     "file-prompt":
-      "Codex (-a on-request) writes files inside its workspace without asking; it has no " +
-      "separate file-write prompt to check (its only prompt is the command prompt)",
+      "Codex offers a model it does not know (the stand-in's) no file-writing tool, only " +
+      "exec_command: files are written by shell commands, whose prompt is bash-prompt; there " +
+      "is no separate file-write prompt to reach",
   },
   sessions: [
     {

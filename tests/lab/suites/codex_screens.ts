@@ -15,7 +15,6 @@ import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { CODEX, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "? for shortcuts";
-const PROMPT_Q = "Would you like to run the following command?";
 
 const scenarios: LabScenario[] = [
   ...tableScenarios("codex"),

@@ -3,7 +3,13 @@
  * silently fall back to a default, and a hostile value (empty marker, catch-all pattern,
  * back-reference) must never reach a detector.
  */
-import { type FieldName, FIELDS, fieldSpec, type PartialProfileValues } from "./fields.ts";
+import {
+  type FieldName,
+  FIELDS,
+  type FieldSpec,
+  fieldSpec,
+  type PartialProfileValues,
+} from "./fields.ts";
 import { type CompiledPattern, compilePattern, PatternError } from "../regex/mod.ts";
 
 export interface ProfileIssue {
@@ -73,6 +79,27 @@ export function checkPattern(src: string): CompiledPattern {
   return c;
 }
 
+/** A field that reads named groups: only names it knows, and at least one it needs. */
+function checkNamedGroups(
+  c: CompiledPattern,
+  groups: NonNullable<FieldSpec["namedGroups"]>,
+): void {
+  const names = [...c.matcher.names.keys()];
+  const unknown = names.filter((n) => !groups.allowed.includes(n));
+  if (unknown.length > 0) {
+    throw new PatternError(
+      `unknown named group ${unknown.map((n) => `"${n}"`).join(", ")} (allowed: ${
+        groups.allowed.join(", ")
+      })`,
+    );
+  }
+  if (!groups.anyOf.some((n) => names.includes(n))) {
+    throw new PatternError(
+      `needs a named group ${groups.anyOf.map((n) => `(?P<${n}>…)`).join(" or ")}`,
+    );
+  }
+}
+
 export function validateProfileTable(
   table: unknown,
 ): { profile: ValidatedProfile; issues: ProfileIssue[] } {
@@ -116,7 +143,9 @@ export function validateProfileTable(
         continue;
       }
       try {
-        patterns[key as FieldName] = checkPattern(v);
+        const c = checkPattern(v);
+        if (spec.namedGroups) checkNamedGroups(c, spec.namedGroups);
+        patterns[key as FieldName] = c;
         values[key] = v;
       } catch (e) {
         const reason = e instanceof PatternError ? e.message : String(e);

@@ -50,6 +50,9 @@ export interface DriveConfig {
   readonly onEscalate?: string;
   readonly hookTimeoutMs?: number;
   readonly state?: string;
+  /** Typed once into a pane whose usage limit has reset (issue 12); off when absent. */
+  readonly resume?: string;
+  readonly resumeMarginMs?: number;
 }
 
 export interface UnknownEntry {
@@ -119,6 +122,8 @@ const DRIVE_KEYS = new Set([
   "on_escalate",
   "hook_timeout",
   "state",
+  "resume",
+  "resume_margin",
 ]);
 
 async function exists(path: string): Promise<boolean> {
@@ -389,11 +394,15 @@ function parseDrive(value: unknown, at: At): DriveConfig {
       case "hook_timeout":
         out.hookTimeoutMs = dur(key, v);
         break;
+      case "resume_margin":
+        out.resumeMarginMs = dur(key, v);
+        break;
       case "session":
       case "orchestrator":
       case "nudge":
       case "events":
       case "state":
+      case "resume":
         out[key] = str(key, v);
         break;
       default:

@@ -15,6 +15,8 @@ export type EventType =
   | "input-submitted"
   | "nudge-sent"
   | "orchestrator-unavailable"
+  | "limit"
+  | "resumed"
   | "state-reset"
   | "warning";
 
@@ -25,7 +27,9 @@ export type EscalationReason =
   | "permission-prompt"
   | "dialog"
   | "input-stuck"
-  | "nudge-wedged";
+  | "nudge-wedged"
+  | "limit-menu"
+  | "resume-wedged";
 
 export interface DriveEvent {
   schema: typeof EVENT_SCHEMA;
@@ -41,8 +45,10 @@ export interface DriveEvent {
   verdict?: string;
   command?: string | null;
   file_path?: string | null;
-  /** The text typed or found (nudge, stranded input, unavailable line). */
+  /** The text typed or found (nudge, stranded input, unavailable line, limit banner). */
   text?: string;
+  /** When a usage limit resets (ISO 8601), as the screen said: `limit` events, unavailable ones. */
+  resets_at?: string;
   /** One readable sentence; the human log line is built from it. */
   message: string;
   detail?: Record<string, unknown>;

@@ -57,8 +57,13 @@ export function resetInstant(c: ResetCaptures, ctx: ResetContext): number | null
   if (dateText) {
     const d = parseDate(dateText);
     if (!d) return null;
-    if (d.year !== undefined) return wallToInstant(zone, d.year, d.month, d.day, time.h, time.m);
-    for (const year of [today.year, today.year + 1]) {
+    if (d.year !== undefined) {
+      if (d.day > daysInMonth(d.year, d.month)) return null;
+      return wallToInstant(zone, d.year, d.month, d.day, time.h, time.m);
+    }
+    // The next year that has this date (Feb 29 waits for a leap year) and where it is still ahead.
+    for (let year = today.year; year <= today.year + 8; year++) {
+      if (d.day > daysInMonth(year, d.month)) continue;
       const t = wallToInstant(zone, year, d.month, d.day, time.h, time.m);
       if (t > floor) return t;
     }

@@ -44,6 +44,7 @@ export function toJudged(v: Verdicts): JudgedVerdicts {
       : null,
     choice_row: Array.isArray(loose.choice_row) ? loose.choice_row : null,
     limit: typeof loose.limit === "string" ? loose.limit : null,
+    input_box: typeof loose.input_box === "string" ? loose.input_box : null,
   };
 }
 

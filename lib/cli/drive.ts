@@ -3,7 +3,7 @@
  * they happen — JSON lines with --json, short log lines otherwise — and the run ends with one
  * result (the drover.drive.v1 envelope under --json). Exit codes: see DRIVE_EXIT and the README.
  */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { claimDir } from "../approve/claim.ts";
 import { DroverError } from "../errors.ts";
 import { appendEvent, type DriveEvent, eventJson, humanLine, makeEvent } from "../drive/events.ts";
@@ -35,10 +35,10 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     await Deno.mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   } catch (e) {
     throw new DroverError(
-      "IO_FAILED",
-      `cannot create state directory ${opts.stateDir}: ${
+      "STATE_UNWRITABLE",
+      `cannot create the drive state directory ${opts.stateDir}: ${
         e instanceof Error ? e.message : String(e)
-      } (pass --state DIR)`,
+      }; nothing was touched (pass --state DIR)`,
     );
   }
   const key = sessionKey(opts.session, sock);
@@ -148,6 +148,8 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       ? []
       : out.exitCode === DRIVE_EXIT.orchestratorUnavailable
       ? [`drive stopped: ${out.message} (exit 75)`]
+      : out.exitCode === DRIVE_EXIT.panesSynchronized
+      ? [`drive: ${out.message} (exit 19)`]
       : opts.once
       ? []
       : [

@@ -34,6 +34,8 @@ export interface DriveVerdicts {
   input_line?: boolean;
   /** The bottom region's non-blank lines, decoration stripped (to place a banner in the transcript). */
   tail?: string[];
+  /** Read with the capture: the pane's window has synchronize-panes on (no key may go there). */
+  synchronized?: boolean;
 }
 
 /** Trim whitespace and side borders so boxed layouts read like open ones. */

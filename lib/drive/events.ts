@@ -29,7 +29,8 @@ export type EscalationReason =
   | "input-stuck"
   | "nudge-wedged"
   | "limit-menu"
-  | "resume-wedged";
+  | "resume-wedged"
+  | "synchronized";
 
 export interface DriveEvent {
   schema: typeof EVENT_SCHEMA;

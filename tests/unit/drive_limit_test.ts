@@ -348,7 +348,12 @@ class Pane implements DriveHost {
   }
 }
 
+const STATE_DIR = Deno.makeTempDirSync({ prefix: "drover-limit-test-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(STATE_DIR, { recursive: true }));
+let states = 0;
+
 function loop(host: Pane, settings: DriveSettings, st = freshState("s"), once = true) {
+  const statePath = `${STATE_DIR}/state-${++states}.json`;
   return {
     st,
     run: () =>
@@ -361,7 +366,7 @@ function loop(host: Pane, settings: DriveSettings, st = freshState("s"), once = 
           settings,
           confirmMs: 10,
           verifyMs: 10,
-          statePath: "/dev/null/unwritable",
+          statePath,
         },
         st,
         (e) => {
@@ -530,7 +535,7 @@ Deno.test("drive: the orchestrator in loop mode keeps looping while it waits", a
       settings: RESUME,
       confirmMs: 10,
       verifyMs: 10,
-      statePath: "/dev/null/unwritable",
+      statePath: `${STATE_DIR}/loop.json`,
       maxTicks: 5,
     },
     st,

@@ -1,0 +1,35 @@
+import { z } from "../deps/zod.ts";
+import { envelope } from "./envelope.ts";
+import { OPTION } from "./verdicts.ts";
+
+export const DETECT = envelope(
+  "drover.detect.v1",
+  "drover detect",
+  z.looseObject({
+    cli: z.string(),
+    state: z.enum(["unavailable", "prompt", "dialog", "busy", "shell", "idle", "unknown"]),
+    readiness: z.enum(["ready", "dialog", "bare_shell", "indeterminate"]),
+    approval: z.boolean(),
+    live_prompt: z.boolean(),
+    permission_prompt: z.boolean(),
+    mid_response: z.boolean(),
+    command: z.string().nullable(),
+    file_path: z.string().nullable(),
+    options: z.array(OPTION),
+    broad_grant_option: z.number().int().nullable(),
+    input_box: z.string().nullable(),
+    mode: z.enum(["accept_edits", "interactive", "unknown"]),
+    stream_error: z.string().nullable(),
+    context_bloat_k: z.number().nullable(),
+    context_used_pct: z.number().nullable(),
+    paste_buffer: z.string().nullable(),
+    cli_unavailable: z.string().nullable(),
+    manual_pattern: z.string().nullable(),
+    limit: z.string().nullable().describe(
+      "a usage-limit banner that says when it resets (limit_reset_pattern), else null",
+    ),
+    limit_resets_at: z.string().nullable().describe(
+      "when that limit resets, ISO 8601 (UTC); null when no time is printed or it cannot be read",
+    ),
+  }),
+);

@@ -1,7 +1,7 @@
 /**
  * A usage limit on the screen and when it resets (`limit_reset_pattern`): the lowest line of the
  * bottom region, outside the input box, that the pattern matches — or that it matches joined with
- * the line below, because a long banner ("… or try again at Jul 5th, 2026 8:19 PM.") wraps. The
+ * the lines right below, because a long banner ("… or try again at Jul 5th, 2026 8:19 PM.") wraps. The
  * reset instant comes from the pattern's named groups (lib/limit/reset.ts) with the clock and the
  * local zone the caller passes; with no clock it stays null.
  */
@@ -54,9 +54,13 @@ export function limitOf(
   return NO_LIMIT;
 }
 
+/** How many screen lines one banner may wrap over (Codex's is three at 80 columns). */
+export const MAX_BANNER_LINES = 4;
+
 /**
- * Line `lines[k]` as a banner: joined with the next line when the match reaches into it, else on
- * its own. A match that lies wholly in the next line is that line's own (found before, bottom up).
+ * Line `lines[k]` as a banner: joined with as many of the lines right below it as the match
+ * reaches into (up to MAX_BANNER_LINES), else on its own. A match that starts in a later line is
+ * that line's own (found before, bottom up).
  */
 function bannerAt(
   s: Screen,
@@ -64,16 +68,18 @@ function bannerAt(
   lines: readonly number[],
   k: number,
 ): { text: string; match: RegexMatch } | null {
-  const first = contentOf(s.lines[lines[k]]);
-  if (first === "") return null;
-  const nextIdx = lines[k + 1];
-  if (nextIdx === lines[k] + 1) {
-    const joined = `${first} ${contentOf(s.lines[nextIdx])}`;
-    const m = execBounded(re, joined);
-    if (m && m.index < first.length && m.index + m[0].length > first.length) {
-      return { text: joined, match: m };
-    }
+  const parts = [contentOf(s.lines[lines[k]])];
+  if (parts[0] === "") return null;
+  for (let j = 1; j < MAX_BANNER_LINES && lines[k + j] === lines[k] + j; j++) {
+    parts.push(contentOf(s.lines[lines[k + j]]));
   }
-  const m = execBounded(re, first);
-  return m ? { text: first, match: m } : null;
+  for (let n = parts.length; n >= 1; n--) {
+    const text = parts.slice(0, n).join(" ");
+    const m = execBounded(re, text);
+    if (!m || m.index >= parts[0].length) continue;
+    // Joined: only when the match needs the last line joined (else fewer lines say the same).
+    const shorter = n === 1 ? 0 : parts.slice(0, n - 1).join(" ").length;
+    if (n === 1 || m.index + m[0].length > shorter) return { text, match: m };
+  }
+  return null;
 }

@@ -465,17 +465,19 @@ export class DriveLoop {
       delete mem.limit;
       return undefined;
     }
-    if (fresh.live_prompt) {
-      // A limit menu (wait / upgrade / switch model): a limit, not a prompt; never answered.
+    if (fresh.live_prompt || !fresh.input_line) {
+      // A limit menu (wait / upgrade / switch model) over the input line: a limit, not a prompt,
+      // never answered. (Gemini CLI's "Keep trying / Stop" box is not even a live prompt to the
+      // detector; it hides the input line all the same.)
       await this.escalate(ref, {
         kind: "escalate",
         reason: "limit-menu",
         key: `${ref.id}\u001flimit-menu`,
         text: m.text,
         resets_at: new Date(m.resetsAt).toISOString(),
-        message:
-          `the usage limit has reset but the CLI shows a menu over it; drover never answers it: ` +
-          `close it (Esc) and the next tick types the resume text`,
+        message: `the usage limit has reset but a menu covers the input line${
+          fresh.live_prompt ? "" : " (no input line on screen)"
+        }; drover never answers a limit menu: close it (Esc) and the next tick types the resume text`,
       });
       return this.waiting(ref, m);
     }

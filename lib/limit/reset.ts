@@ -83,9 +83,10 @@ export function resetIso(c: ResetCaptures, ctx: ResetContext): string | null {
   return t === null ? null : new Date(t).toISOString();
 }
 
-// ---- relative: "2 days 4 hours", "5 days 22 hours 11 minutes", "1h 5m", "30s" ----
+// ---- relative: "2 days 4 hours", "5 days 22 hours 11 minutes", "1h 5m", "5400s" ----
 
 const UNIT: Record<string, number> = {
+  ms: 1,
   d: DAY,
   day: DAY,
   days: DAY,

@@ -37,7 +37,7 @@ export function openAiErrorBody(kind: ErrorKind, message?: string): Record<strin
 
 export function openAiError(step: Extract<Step, { kind: "error" }>): Response {
   const extra: Record<string, string> = step.status === 429 ? { "retry-after": "1" } : {};
-  return json(openAiErrorBody(step.error, step.message), step.status, extra);
+  return json(step.body ?? openAiErrorBody(step.error, step.message), step.status, extra);
 }
 
 function sse(event: Record<string, unknown>): string {

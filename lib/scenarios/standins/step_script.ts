@@ -36,6 +36,11 @@ export type Step =
     error: ErrorKind;
     message?: string;
     times?: number;
+    /**
+     * The whole JSON error body, in place of the canned one: for error shapes the canned kinds do
+     * not cover (Codex's `usage_limit_reached` with its `resets_at`, a Gemini RetryInfo delay).
+     */
+    body?: Record<string, unknown>;
   }
   | {
     /** Send the response headers and nothing else until released (a CLI stuck waiting). */

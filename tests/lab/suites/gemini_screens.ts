@@ -190,6 +190,51 @@ const scenarios: LabScenario[] = [
     },
   },
   {
+    // The usage limit with its reset (issue 12): a 429 whose RetryInfo delay is longer than the
+    // CLI retries for (over 300 s) is a terminal quota error with a known delay, shown as "Usage
+    // limit reached for <model>." and, below it, "Access resets at <h:mm AM> <zone>." (the lab's
+    // zone is UTC).
+    name: "usage-limit",
+    async run(ctx) {
+      await using s = await startOther(ctx, GEMINI, {
+        script: [{
+          kind: "error",
+          status: 429,
+          error: "rate_limit",
+          times: 1000,
+          body: {
+            error: {
+              code: 429,
+              message: "Resource has been exhausted (e.g. check quota).",
+              status: "RESOURCE_EXHAUSTED",
+              details: [{
+                "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                retryDelay: "5400s",
+              }],
+            },
+          },
+        }],
+      });
+      await submit(ctx, s, "summarise the notes");
+      ctx.step(
+        "the stand-in answers every request with HTTP 429 RESOURCE_EXHAUSTED and RetryInfo " +
+          'retryDelay "5400s" (no QuotaFailure)',
+      );
+      await ctx.screen(s.pane, "usage-limit-dialog", {
+        state: "unavailable",
+        defining: ["Usage limit reached", "Access resets at"],
+        timeoutMs: 60_000,
+        expect: { permission_prompt: false },
+      });
+      // "Stop": the transcript keeps the API's own words, the delay as a duration.
+      await press(ctx, s, "2");
+      await ctx.screen(s.pane, "usage-limit-stopped", {
+        state: "unavailable",
+        defining: ["Suggested retry after 5400s", READY],
+      });
+    },
+  },
+  {
     name: "quota",
     async run(ctx) {
       await using s = await startOther(ctx, GEMINI, {

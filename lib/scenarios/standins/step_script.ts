@@ -37,6 +37,11 @@ export type Step =
     message?: string;
     times?: number;
     /**
+     * The `retry-after` header (seconds) of a 429 (default 1; null: no header, so the CLI falls
+     * back to its own backoff). Ignored by APIs that carry no such header.
+     */
+    retryAfterS?: number | null;
+    /**
      * The whole JSON error body, in place of the canned one: for error shapes the canned kinds do
      * not cover (Codex's `usage_limit_reached` with its `resets_at`, a Gemini RetryInfo delay).
      */

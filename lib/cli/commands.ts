@@ -9,6 +9,7 @@ import { register as clis } from "./clis.ts";
 import { register as wait } from "./wait.ts";
 import { register as send } from "./send.ts";
 import { register as promptProfile } from "./prompt_profile.ts";
+import { register as classify } from "./classify.ts";
 import { register as profile } from "./profile.ts";
 import { register as configCheck } from "./config_check.ts";
 import { register as detect } from "./detect.ts";
@@ -27,6 +28,7 @@ export const COMMANDS: Register[] = [
   wait,
   send,
   promptProfile,
+  classify,
   profile,
   configCheck,
   detect,

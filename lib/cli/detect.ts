@@ -10,7 +10,7 @@ import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import { run } from "./context.ts";
 import { configFor } from "./cli_common.ts";
 
-async function readCapture(file: string | undefined): Promise<string> {
+export async function readCapture(file: string | undefined): Promise<string> {
   const decoder = new TextDecoder("utf-8", { fatal: false });
   if (file === undefined || file === "-") {
     if (file === undefined && Deno.stdin.isTerminal()) {

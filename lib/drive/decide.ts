@@ -3,7 +3,7 @@
  * remembered state and the clock. It only says what to do; the runner re-confirms every action on
  * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
  */
-import { classifyCommand } from "./danger.ts";
+import { classifyCommand, type DangerRule } from "./danger.ts";
 import type { EscalationReason, PaneRef } from "./events.ts";
 import type { DriveState } from "./state.ts";
 
@@ -102,6 +102,8 @@ export type PanePlan =
     command?: string | null;
     file_path?: string | null;
     text?: string;
+    /** The compiled danger rule the command tripped (verdict "danger:<rule>"). */
+    danger?: { rule: DangerRule; detail: string };
   }
   | { kind: "approve"; command: string; matched: string[] }
   | { kind: "submit"; text: string }
@@ -229,6 +231,7 @@ export function planPane(
       return {
         ...base,
         verdict: `danger:${c.rule}`,
+        danger: { rule: c.rule, detail: c.detail },
         message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
           oneLine(c.detail, 80)
         }); never auto-approved`,

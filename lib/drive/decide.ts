@@ -217,15 +217,7 @@ export function planPane(
         message: `permission prompt for ${shown}: only commands can be allowlisted`,
       };
     }
-    if (v.command_block !== undefined && !commandStandsAlone(v)) {
-      return {
-        ...base,
-        verdict: "not-allowlisted",
-        message: `permission prompt for ${shown}: the command does not stand alone on screen (${
-          v.command_block === null ? "not found on a line of its own" : `${v.command_block} lines`
-        }); a multi-line command is never approved on its first line`,
-      };
-    }
+    // Danger first: a dangerous command is named as such even when more lines follow it.
     const c = classifyCommand(v.command, s.allow);
     if (c.decision === "danger") {
       return {
@@ -235,6 +227,15 @@ export function planPane(
         message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
           oneLine(c.detail, 80)
         }); never auto-approved`,
+      };
+    }
+    if (v.command_block !== undefined && !commandStandsAlone(v)) {
+      return {
+        ...base,
+        verdict: "not-allowlisted",
+        message: `permission prompt for ${shown}: the command does not stand alone on screen (${
+          v.command_block === null ? "not found on a line of its own" : `${v.command_block} lines`
+        }); a multi-line command is never approved on its first line`,
       };
     }
     if (c.decision === "unlisted") {

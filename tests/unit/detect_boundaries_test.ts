@@ -9,6 +9,7 @@ import { detect, SHIFTED_OPTION_ABOVE } from "../../lib/detect/mod.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { styledChars } from "../../lib/detect/text.ts";
 
 const claude = resolveProfile("claude", EMPTY_CONFIG);
 const opencode = resolveProfile("opencode", EMPTY_CONFIG);
@@ -79,4 +80,37 @@ Deno.test("choice row: the first entry is selected only when it is the one drawn
   const bare = detect({ plain }, opencode);
   assert.deepEqual(bare.choice_row?.map((c) => c.selected), [false, false, false]);
   assert.equal(gate(toJudged(bare)).ok, false);
+});
+
+// Mutation caught: choosing the styled line for the live choice row by text alone, first match
+// first (`styled.find(…)`, as before) — an older copy of the row higher up (a scrolled-away prompt
+// with "Allow once" selected) would lend its styles to the live row, where "Allow always" is.
+Deno.test("choice row: the selection is read from the live row, never from an older copy above it", async () => {
+  const { plain, styled, moved } = await opencodePrompt();
+  const pl = plain.split("\n");
+  const st = styled.split("\n");
+  const mv = moved.split("\n");
+  const row = pl.findLastIndex((l) => l.includes("Allow once"));
+  assert.ok(row > 2 && pl[1].trim() === "┃", "fixture layout changed");
+  // Hand-made: line 1 (an empty box line) becomes a copy of the row with the first choice selected.
+  pl[1] = pl[row];
+  st[1] = st[row];
+  mv[1] = st[row];
+  const history = detect({ plain: pl.join("\n"), styled: mv.join("\n") }, opencode);
+  assert.deepEqual(history.choice_row?.map((c) => c.selected), [false, true, false]);
+  assert.equal(gate(toJudged(history)).ok, false);
+  // Even when the two captures do not line up (a line more in the styled one), the lowest copy wins.
+  const shifted = detect({ plain: pl.join("\n"), styled: ["", ...mv].join("\n") }, opencode);
+  assert.deepEqual(shifted.choice_row?.map((c) => c.selected), [false, true, false]);
+  const fine = detect({ plain: pl.join("\n"), styled: st.join("\n") }, opencode);
+  assert.deepEqual(fine.choice_row?.map((c) => c.selected), [true, false, false]);
+});
+
+// Mutation caught: skipping every escape sequence within the next 256 characters when one
+// non-SGR sequence is met (as before), which ate the visible text after it.
+Deno.test("styled characters: a non-SGR escape is skipped alone, the text after it is kept", () => {
+  const line = "\x1b]8;;http://x\x1b\\ab\x1b[2mcd\x1b[0mef";
+  const chars = styledChars(line);
+  assert.equal(chars.map((c) => c.ch).join(""), "abcdef");
+  assert.deepEqual(chars.map((c) => c.dim), [false, false, true, true, false, false]);
 });

@@ -27,7 +27,7 @@ export interface ChoiceRowEntry {
 }
 
 /** Glyphs that mark an option line as the selected one. */
-const SELECT_GLYPHS = ["❯", "›"];
+export const SELECT_GLYPHS = ["❯", "›"];
 
 /** Numbered options of the live prompt: the last run numbered 1, 2, 3 … in the region. */
 export function optionsOf(

@@ -66,6 +66,8 @@ export function checkTools(tools: readonly string[], path?: string): ToolCheck {
 export interface ToolTestOptions {
   /** Where each tool comes from, for the skip message ("apt install zsh"). */
   hint?: string;
+  /** Files the test needs besides tools on PATH (e.g. a linter .ci/run installs), by path. */
+  files?: string[];
   sanitizeOps?: boolean;
   sanitizeResources?: boolean;
 }
@@ -73,7 +75,23 @@ export interface ToolTestOptions {
 /** The reason printed for a skip (and thrown in strict mode). */
 export function missingReason(missing: readonly string[], hint?: string): string {
   const what = missing.length === 1 ? missing[0] : missing.join(", ");
-  return `needs ${what}, not found on PATH${hint ? ` (${hint})` : ""}`;
+  const where = missing.every((m) => m.includes("/")) ? "not found" : "not found on PATH";
+  return `needs ${what}, ${where}${hint ? ` (${hint})` : ""}`;
+}
+
+/**
+ * Inside a test, for one part that needs `tool`: its path, or — when it is missing — undefined
+ * after printing that `part` is skipped and why. In strict mode a missing tool throws instead.
+ */
+export function optionalTool(tool: string, part: string, hint?: string): string | undefined {
+  const at = findTool(tool);
+  if (at !== undefined) return at;
+  const reason = missingReason([tool], hint);
+  if (strictSkips()) {
+    throw new Error(`${part}: ${reason}; ${STRICT_SKIPS_ENV}=1 forbids skipping it`);
+  }
+  console.error(`skipped: ${part}: ${reason}`);
+  return undefined;
 }
 
 /**
@@ -83,16 +101,23 @@ export function missingReason(missing: readonly string[], hint?: string): string
 export function testWithTools(
   name: string,
   tools: readonly string[],
-  fn: (paths: ToolPaths) => Promise<void> | void,
+  fn: (paths: ToolPaths, t: Deno.TestContext) => Promise<void> | void,
   opts: ToolTestOptions = {},
 ): void {
   const { paths, missing } = checkTools(tools);
+  for (const f of opts.files ?? []) {
+    try {
+      Deno.statSync(f);
+    } catch {
+      missing.push(f);
+    }
+  }
   const base = {
     ...(opts.sanitizeOps === undefined ? {} : { sanitizeOps: opts.sanitizeOps }),
     ...(opts.sanitizeResources === undefined ? {} : { sanitizeResources: opts.sanitizeResources }),
   };
   if (missing.length === 0) {
-    Deno.test({ name, ...base, fn: () => fn(paths) });
+    Deno.test({ name, ...base, fn: (t) => fn(paths, t) });
     return;
   }
   const reason = missingReason(missing, opts.hint);

@@ -792,8 +792,11 @@ cmd_classify() {
   fi
   local tag verb reason option key rule detail
   IFS=$'\t' read -r tag verb reason option key rule detail <<<"$OUT"
-  [[ "$tag" == "drover-classify/$CLASSIFY_FORMAT_VERSION" ]] ||
-    die 5 "drover __classify printed \"${tag:0:40}\", this sweep.sh reads format $CLASSIFY_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+  if [[ "$tag" != "drover-classify/$CLASSIFY_FORMAT_VERSION" ]]; then
+    [[ "$tag" =~ ^drover-classify/([0-9]{1,4})$ ]] &&
+      die 5 "classify format version mismatch: drover __classify prints format ${BASH_REMATCH[1]}, this sweep.sh reads format $CLASSIFY_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+    die 5 "drover __classify printed no format version (this sweep.sh reads format $CLASSIFY_FORMAT_VERSION); drover and sweep.sh are from different releases — use the script from \`drover sweep-script\`"
+  fi
   case "$verb|$reason" in
   approve\|allowlisted)
     [[ "$option" =~ ^[0-9]+$ && "$key" =~ ^(1|Enter)$ ]] ||
@@ -1025,7 +1028,14 @@ cmd_stuck_eval() {
   (($# >= 1 && $# <= 2)) || usage
   local age=${2:-0}
   [[ "$age" =~ ^[0-9]+$ ]] || die 2 "prompt age must be whole seconds (got \"$age\")"
-  stuck_eval "$CLI" "$1" "$age" "$(cat)"
+  local input
+  input=$(cat)
+  if [[ "$input" == *$'\e'* ]]; then
+    load_profile "$CLI"
+    plain_of "$input"
+    input=$PLAIN
+  fi
+  stuck_eval "$CLI" "$1" "$age" "$input"
 }
 
 # prompt_age AGENT FINGERPRINT -> AGE (seconds this prompt has been seen live; records first sight)

@@ -114,7 +114,8 @@ export function classifyCapture(
 
 /** A field of the line: one line of text, no tabs, never empty. */
 function field(s: string | null | undefined, max = 240): string {
-  const t = (s ?? "").replace(/[\t\r\n\u0000-\u001f\u007f]+/g, " ").replace(/ {2,}/g, " ").trim();
+  // deno-lint-ignore no-control-regex
+  const t = (s ?? "").replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/ {2,}/g, " ").trim();
   if (t === "") return "-";
   return t.length > max ? t.slice(0, max - 1) + "…" : t;
 }

@@ -17,11 +17,6 @@ import {
   type Screen,
   startReplay,
 } from "../helpers/replay.ts";
-import { detect } from "../../lib/detect/mod.ts";
-import { resolveProfile } from "../../lib/profile/resolve.ts";
-import { EMPTY_CONFIG } from "../../lib/config/load.ts";
-import { gate } from "../../lib/approve/gate.ts";
-import { toJudged } from "../../lib/approve/judge.ts";
 import { claimName } from "../../lib/approve/claim.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;

@@ -20,13 +20,16 @@
 # <pane> is a tmux pane id (%12) or session:window.pane.
 #
 # Exit codes: 0 ok / approved; 2 usage; 3 drover or tmux missing / failed; 4 pane not found;
-# 5 format version mismatch between this script and drover;
+# 5 format version mismatch between this script and drover; 124 stopped by SWEEP_TIME_LIMIT;
 # approve refusals: 10 orchestrator, 11 claimed, 12 no live prompt, 13 dialog, 14 broad grant,
 # 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live.
 #
 # Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
 # state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
-# SWEEP_CONTEXT_BLOAT_K (250), SWEEP_CONTEXT_USED_PCT (90).
+# SWEEP_CONTEXT_BLOAT_K (250), SWEEP_CONTEXT_USED_PCT (90), SWEEP_TIME_LIMIT (120: seconds a
+# command may run before it is stopped with exit 124 — a backtracking profile pattern cannot wedge
+# a cron sweep), SWEEP_MEMORY_LIMIT_MB (512: the script's own address space, drover and tmux
+# excluded; a pattern bash cannot compile within it stops the command with exit 3).
 
 set -u
 export LC_ALL=C.UTF-8
@@ -55,6 +58,7 @@ usage() {
   exit "${1:-2}"
 }
 
+ORIG_ARGS=("$@")
 TMUX_ARGS=()
 DROVER_ARGS=()
 CLI=""
@@ -109,7 +113,11 @@ need_tmux() {
 }
 
 drover_run() {
-  "$DROVER_BIN" "${DROVER_ARGS[@]}" "$@"
+  # drover is not held to this script's memory limit (see run_bounded): V8 reserves address space.
+  (
+    ulimit -S -v "$(ulimit -H -v)" 2>/dev/null
+    exec "$DROVER_BIN" "${DROVER_ARGS[@]}" "$@"
+  )
 }
 
 # drover_out ARGS... -> OUT (stdout), ERR (stderr), RC. stderr is kept apart so a warning can
@@ -253,7 +261,7 @@ split_choice_markers() {
 # trailing whitespace dropped) and LEAD (what was stripped in front). Needs DECO_RE.
 strip_decoration() {
   local s=$1
-  if [[ $s =~ $DECO_RE ]]; then
+  if re_ok "$s" "$DECO_RE"; then
     LEAD=${BASH_REMATCH[0]}
     s=${s:${#LEAD}}
   else
@@ -265,7 +273,17 @@ strip_decoration() {
 # mi LINE ERE — marker lists: case-insensitive (nocasematch is on); an empty ERE never matches.
 mi() {
   [[ -n "$2" ]] || return 1
+  re_ok "$1" "$2"
+}
+
+# re_ok LINE ERE — [[ =~ ]] that fails closed: a pattern bash cannot compile or run (malformed, or
+# out of memory under SWEEP_MEMORY_LIMIT_MB) stops the command (exit 3) instead of reading as "no
+# match", which would let e.g. a broad-grant marker go unseen.
+re_ok() {
   [[ $1 =~ $2 ]]
+  local rc=$?
+  ((rc < 2)) || die 3 "bash cannot run a profile pattern (${2:0:80}…): malformed or too large for SWEEP_MEMORY_LIMIT_MB; check the profile with \`drover config check\`"
+  return $rc
 }
 
 # mp LINE ERE — pattern fields: matched as given (the ERE carries its own case rule).
@@ -273,7 +291,7 @@ mp() {
   [[ -n "$2" ]] || return 1
   local rc=1
   shopt -u nocasematch
-  [[ $1 =~ $2 ]] && rc=0
+  re_ok "$1" "$2" && rc=0
   shopt -s nocasematch
   return $rc
 }
@@ -550,7 +568,7 @@ analyze() {
     ((lowest < 0)) && lowest=0
     for ((k = n - 1; k >= lowest && !LIVE; k--)); do
       strip_decoration "${NB[k]}"
-      [[ -n "$live_re" ]] && [[ $STRIPPED =~ $starts ]] || continue
+      [[ -n "$live_re" ]] && re_ok "$STRIPPED" "$starts" || continue
       for ((j = (k - above > 0 ? k - above : 0); j < k; j++)); do
         if option_at "${NB[j]}"; then
           LIVE=1 re=$k rs=$((k - block + 1))
@@ -1146,9 +1164,63 @@ cmd_detect_stuck() {
   done
 }
 
+# ---------------------------------------------------------------------------------------------
+# Time budget. Every regex this script runs comes from drover, which validates each pattern before
+# it exports it (`__prompt-profile` refuses a configuration it rejects). Bash's POSIX regex engine
+# has no time limit of its own, though, and a pattern that backtracks without end must never wedge
+# a cron sweep: so each command runs in a child process under a watchdog. Past SWEEP_TIME_LIMIT
+# seconds (default 120) the child is killed and sweep.sh exits 124, saying so.
+run_bounded() {
+  local limit=${SWEEP_TIME_LIMIT:-120} child dog rc ds
+  [[ "$limit" =~ ^[1-9][0-9]{0,5}$ ]] ||
+    die 2 "SWEEP_TIME_LIMIT must be a whole number of seconds >= 1 (got \"$limit\")"
+  [[ "${SWEEP_MEMORY_LIMIT_MB:-512}" =~ ^[1-9][0-9]{1,6}$ ]] ||
+    die 2 "SWEEP_MEMORY_LIMIT_MB must be a whole number of MiB >= 10 (got \"${SWEEP_MEMORY_LIMIT_MB:-}\")"
+  if [[ -t 0 ]]; then
+    case "$1" in
+    classify | approve-eval | stuck-eval)
+      die 2 "$1 reads a capture on stdin: pipe one (tmux capture-pane -p -e -J -t PANE | sweep.sh $1)"
+      ;;
+    esac
+  fi
+  # Its own process group (set -m), so the watchdog stops everything the command started.
+  set -m
+  _SWEEP_WATCHED=1 "$BASH" "${BASH_SOURCE[0]}" "${ORIG_ARGS[@]}" <&0 &
+  child=$!
+  set +m
+  (
+    trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+    sleep "$limit" &
+    nap=$!
+    wait "$nap"
+    # From here on the verdict stands: a late "stop" from the parent must not turn it into 0.
+    trap '' TERM
+    kill -KILL -- "-$child" 2>/dev/null && exit 99
+    exit 0
+  ) &
+  dog=$!
+  trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT HUP
+  wait "$child" 2>/dev/null
+  rc=$?
+  kill -TERM "$dog" 2>/dev/null
+  wait "$dog"
+  ds=$?
+  if ((ds == 99)); then
+    printf 'sweep.sh: %s stopped after %ss (SWEEP_TIME_LIMIT): a profile pattern may take too long in bash'"'"'s regex engine; check the profile with `drover config check`%s\n' \
+      "$1" "$limit" "$([[ "$1" == approve ]] && printf '; look at the pane: a key may have been sent')" >&2
+    exit 124
+  fi
+  exit "$rc"
+}
+
 (($# > 0)) || usage
 sub=$1
 shift
+[[ -n "${_SWEEP_WATCHED:-}" ]] || run_bounded "$sub"
+# The watched child: its own address space is bounded too (a huge pattern makes bash's regcomp
+# grow without end); drover and tmux run outside the limit.
+ulimit -S -v $((${SWEEP_MEMORY_LIMIT_MB:-512} * 1024)) 2>/dev/null ||
+  die 2 "SWEEP_MEMORY_LIMIT_MB must be a whole number of MiB (got \"${SWEEP_MEMORY_LIMIT_MB:-}\")"
 case "$sub" in
 snapshot) cmd_snapshot "$@" ;;
 capture) cmd_capture "$@" ;;

@@ -2,7 +2,8 @@
  * `drover capture TARGET [--lines N]`: the capture drover judges (visible screen, wrapped lines
  * joined), optionally with N lines of scrollback above it.
  */
-import { loadConfig } from "../config/load.ts";
+import { checkCliFlag } from "../profile/resolve.ts";
+import { loadConfig } from "../config/discover.ts";
 import { invalidArgument } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
 import { capturePane, type PaneCapture } from "../tmux/capture.ts";
@@ -39,6 +40,7 @@ export async function captureTarget(
 ): Promise<{ view: PaneView; cap: PaneCapture; data: CaptureData }> {
   const lines = parseLines(opts.lines);
   const config = await loadConfig(g.config ? { path: g.config } : {});
+  checkCliFlag(opts.cli, config);
   const server = selectServer(g);
   const view = await viewTarget(server, config, target, { cliFlag: opts.cli });
   const cap = await capturePane(server, view.pane.id, { styled: true, history: lines });

@@ -46,9 +46,11 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
   }
   const config = await configFor(g);
   const profile = resolveProfile(effectiveCli(opts.cli, config), config);
-  const input = await readCapture("-");
+  const input = await readCapture("-", "the capture");
   let plain = input;
-  let styled = opts.styled !== undefined ? await readCapture(opts.styled) : undefined;
+  let styled = opts.styled !== undefined
+    ? await readCapture(opts.styled, "the styled capture")
+    : undefined;
   if (styled === undefined && input.includes("\x1b[")) {
     styled = input;
     plain = stripAnsi(input);

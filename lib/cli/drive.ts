@@ -3,7 +3,7 @@
  * they happen — JSON lines with --json, short log lines otherwise — and the run ends with one
  * result (the drover.drive.v1 envelope under --json). Exit codes: see DRIVE_EXIT and the README.
  */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { claimDir } from "../approve/claim.ts";
 import { DroverError } from "../errors.ts";
 import { appendEvent, type DriveEvent, eventJson, humanLine, makeEvent } from "../drive/events.ts";
@@ -101,6 +101,7 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       session: opts.session,
       ...(opts.orchestrator === undefined ? {} : { orchestrator: opts.orchestrator }),
       ...(opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }),
+      hookTimeoutMs: opts.hookTimeoutMs,
       claimDir: claimDir(),
       socketPath: sock,
     });

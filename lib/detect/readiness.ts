@@ -9,8 +9,8 @@ import { hasAny, type Screen } from "./screen.ts";
 
 export type Readiness = "ready" | "dialog" | "bare_shell" | "indeterminate";
 
-/** Shell prompt sigils ending a bare shell's last line. */
-const SHELL_SIGILS = ["$", "%", "#", "❯", "➜"];
+/** Shell prompt sigils ending a bare shell's last line (compiled: DESIGN §5). */
+export const SHELL_SIGILS = ["$", "%", "#", "❯", "➜"] as const;
 
 export function readinessOf(
   s: Screen,
@@ -20,20 +20,30 @@ export function readinessOf(
   const nb = s.nb;
   if (nb.some((i) => hasAny(s.lower[i], p.matchers.markers.readiness_markers))) return "ready";
   if (dialogIdx !== undefined) return "dialog";
-  if (nb.length > 0 && SHELL_SIGILS.some((g) => s.lines[nb[nb.length - 1]].trimEnd().endsWith(g))) {
-    return "bare_shell";
-  }
+  if (nb.length > 0 && endsInShellPrompt(s.lines[nb[nb.length - 1]])) return "bare_shell";
   return "indeterminate";
 }
 
-/** Mid-response: markers or the busy-line pattern in the bottom region, outside the input line. */
-export function midResponseOf(s: Screen, p: ResolvedProfile, box: InputBox | null): boolean {
-  const mk = p.matchers.markers;
+/**
+ * A line a shell prompt ends: its last visible character is a prompt sigil. A `%` right after a
+ * digit is a percentage ("context 84%"), not zsh's prompt.
+ */
+export function endsInShellPrompt(line: string): boolean {
+  const t = line.trimEnd();
+  if (!SHELL_SIGILS.some((g) => t.endsWith(g))) return false;
+  return !(t.endsWith("%") && /[0-9]$/.test(t.slice(0, -1)));
+}
+
+/** A busy line: a mid_response marker or the mid_response_pattern on line `i`. */
+export function isBusyLine(s: Screen, p: ResolvedProfile, i: number): boolean {
   const busyRe = p.matchers.patterns.mid_response_pattern;
-  return bottomOutsideBox(s, box).some((i) =>
-    hasAny(s.lower[i], mk.mid_response_markers) ||
-    (busyRe !== null && execBounded(busyRe, s.lines[i]) !== null)
-  );
+  return hasAny(s.lower[i], p.matchers.markers.mid_response_markers) ||
+    (busyRe !== null && execBounded(busyRe, s.lines[i]) !== null);
+}
+
+/** Mid-response: a busy line in the bottom region, outside the input line. */
+export function midResponseOf(s: Screen, p: ResolvedProfile, box: InputBox | null): boolean {
+  return bottomOutsideBox(s, box).some((i) => isBusyLine(s, p, i));
 }
 
 /** A known dialog heading that is still on screen: below the last input line, if any. */

@@ -6,6 +6,7 @@
  *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
  *   <field><TAB><ere>                     one row per profile field
  *   _<constant><TAB><value>               compiled constants (decoration class, windows, the
+ *                                         input-line window, the shell-prompt ending, the
  *                                         glyphs that mark a selected option)
  * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
  * Every other field row is a marker list: match it case-insensitively (`grep -Ei`, nocasematch).
@@ -16,16 +17,22 @@ import { DECORATION } from "../detect/text.ts";
 import { SELECT_GLYPHS } from "../detect/options.ts";
 import {
   BOTTOM_REGION,
+  INPUT_LINE_WINDOW,
   LIVE_BLOCK,
   LIVE_TAIL,
+  SHELL_SIGILS,
   SHIFTED_MAX_BELOW,
   SHIFTED_OPTION_ABOVE,
 } from "../detect/mod.ts";
 import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
-import { ereEscape, markersToEre } from "../regex/mod.ts";
+import { ereEscape, markersToEre } from "../regex/ere.ts";
 import type { ResolvedProfile } from "./resolve.ts";
 
-export const PROMPT_PROFILE_FORMAT = 1;
+/**
+ * 2: the layout rule of the live gate (issue 16) needs `_input_line_window` and
+ * `_shell_prompt_end`; a format-1 reader would judge look-alike prompts live, so it must refuse.
+ */
+export const PROMPT_PROFILE_FORMAT = 2;
 export const PROMPT_PROFILE_HEADER = `#drover-prompt-profile\t${PROMPT_PROFILE_FORMAT}`;
 
 export interface ExportRow {
@@ -78,6 +85,8 @@ export function exportRows(p: ResolvedProfile): ExportRow[] {
     ["_shifted_max_below", String(SHIFTED_MAX_BELOW)],
     ["_shifted_option_above", String(SHIFTED_OPTION_ABOVE)],
     ["_bottom_region", String(BOTTOM_REGION)],
+    ["_input_line_window", String(INPUT_LINE_WINDOW)],
+    ["_shell_prompt_end", `(${SHELL_SIGILS.map(ereEscape).join("|")})$`],
     ["_select_glyphs", SELECT_GLYPHS.join("")],
   ];
   for (const [name, ere] of constants) {

@@ -48,6 +48,7 @@ async function recordedCases(): Promise<{ cases: Case[]; counts: Record<string, 
   const cases: Case[] = [];
   const counts: Record<string, number> = {};
   for await (const folder of Deno.readDir(FIXTURES)) {
+    if (folder.name === "hand-made") continue; // not recordings: see lookalikeCases
     const cli = FOLDER_CLI[folder.name];
     assert.ok(cli, `tests/fixtures/${folder.name}: no CLI mapped for it in this test`);
     for await (const v of Deno.readDir(`${FIXTURES}/${folder.name}`)) {
@@ -156,6 +157,29 @@ async function handmadeCases(): Promise<Case[]> {
     screen: { text: moved, cols: 120, rows: 40 },
     expect: "refuse no-option-1",
   });
+  return out;
+}
+
+/**
+ * The hand-made look-alikes of tests/fixtures/hand-made/lookalike (a whole prompt block printed
+ * where no prompt is live, in each CLI's real chrome): neither side may take them for a prompt.
+ */
+async function lookalikeCases(): Promise<Case[]> {
+  const dir = `${FIXTURES}/hand-made/lookalike`;
+  const index: { styled: string; cli: string; name: string; size: string }[] = JSON.parse(
+    await Deno.readTextFile(`${dir}/index.json`),
+  );
+  const out: Case[] = [];
+  for (const e of index) {
+    const [cols, rows] = e.size.split("x").map(Number);
+    out.push({
+      name: `hand-made look-alike ${e.styled}`,
+      cli: e.cli,
+      size: e.size,
+      screen: { text: await Deno.readTextFile(`${dir}/${e.styled}`), cols, rows },
+      expect: "no-op",
+    });
+  }
   return out;
 }
 
@@ -282,7 +306,7 @@ async function showAll(
 
 Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval presses what drover's gate presses, on every recorded screen and hand-made dangerous prompt", async () => {
   const { cases: recorded, counts } = await recordedCases();
-  const handmade = await handmadeCases();
+  const handmade = [...await handmadeCases(), ...await lookalikeCases()];
   const all = [...recorded, ...handmade];
   assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
   const tmp = await Deno.makeTempDir({ prefix: "drover-parity-" });

@@ -18,6 +18,10 @@ import {
   startReplay,
 } from "../helpers/replay.ts";
 import { claimName } from "../../lib/approve/claim.ts";
+import { detect } from "../../lib/detect/mod.ts";
+import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { EMPTY_CONFIG } from "../../lib/config/load.ts";
+import { build, lookalikes } from "../helpers/lookalikes.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
 const SCREENS = await manifestScreens("claude-code");
@@ -67,6 +71,40 @@ async function sweep(
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
+
+Deno.test("parity: approve's bash gate (approve-eval) judges every hand-made look-alike prompt not live, like the binary", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const real = await droverExe(tmp);
+    const wrong: string[] = [];
+    const built = lookalikes().map(build);
+    for (const b of built) {
+      const cli = b.screen.cli;
+      const v = detect({ plain: b.plain, styled: b.styled }, resolveProfile(cli, EMPTY_CONFIG));
+      const r = await sweep(["--cli", cli, "approve-eval"], {
+        stdin: b.plain,
+        env: { DROVER: real },
+      });
+      assert.ok(r.code !== 0 || r.stdout !== "", r.stderr);
+      if (v.live_prompt || r.stdout.trim() !== "refuse (no-live-prompt)") {
+        wrong.push(`${b.rel}: sweep.sh "${r.stdout.trim()}", drover live=${v.live_prompt}`);
+      }
+      // The block alone (nothing drawn below it) is live for both.
+      const cut = b.plain.split("\n").slice(0, b.cut).join("\n") + "\n";
+      const alone = await sweep(["--cli", cli, "approve-eval"], {
+        stdin: cut,
+        env: { DROVER: real },
+      });
+      if (alone.stdout.includes("no-live-prompt")) {
+        wrong.push(`${b.rel} cut: sweep.sh says not live`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(built.length >= 6);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
 
 interface SweepRig extends AsyncDisposable {
   srv: TestServer;
@@ -439,18 +477,18 @@ Deno.test("format versions: sweep.sh and drover each refuse a mismatch, naming b
   const tmp = await Deno.makeTempDir();
   try {
     const stub = `${tmp}/drover`;
-    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t2\\nx\\ty\\n'\n`);
+    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t3\\nx\\ty\\n'\n`);
     await Deno.chmod(stub, 0o755);
     const r = await sweep(["approve-eval"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(r.code, 5);
-    assert.match(r.stderr, /drover prints format 2, this sweep\.sh reads format 1/);
+    assert.match(r.stderr, /drover prints format 3, this sweep\.sh reads format 2/);
     await Deno.writeTextFile(stub, `#!/bin/sh\nprintf 'live_prompt_markers\\tx\\n'\n`);
     const none = await sweep(["approve-eval"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(none.code, 5);
     assert.match(none.stderr, /no format version line/);
     const bin = await drover(["__prompt-profile", "--format", "tsv", "--format-version", "9"]);
     assert.equal(bin.code, 2);
-    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 1/);
+    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 2/);
     // The classify line: sweep.sh names both versions; drover refuses a reader of another one.
     await Deno.writeTextFile(
       stub,

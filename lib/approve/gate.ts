@@ -23,7 +23,9 @@ export type RefusalReason =
   | "dialog"
   | "broad-grant"
   | "no-option-1"
-  | "prompt-changed";
+  | "prompt-changed"
+  | "synchronized"
+  | "key-in-input";
 
 /** Exit code of every approve outcome (README table). */
 export const APPROVE_EXIT = {
@@ -37,6 +39,8 @@ export const APPROVE_EXIT = {
   "no-option-1": 15,
   "prompt-changed": 16,
   unconfirmed: 17,
+  synchronized: 19,
+  "key-in-input": 20,
 } as const;
 
 export type GateResult =

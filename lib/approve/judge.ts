@@ -32,6 +32,7 @@ export function toJudged(v: Verdicts): JudgedVerdicts {
       ? loose.broad_grant_option
       : null,
     choice_row: Array.isArray(loose.choice_row) ? loose.choice_row : null,
+    input_box: typeof loose.input_box === "string" ? loose.input_box : null,
   };
 }
 

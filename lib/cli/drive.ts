@@ -35,10 +35,10 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     await Deno.mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   } catch (e) {
     throw new DroverError(
-      "IO_FAILED",
-      `cannot create state directory ${opts.stateDir}: ${
+      "STATE_UNWRITABLE",
+      `cannot create the drive state directory ${opts.stateDir}: ${
         e instanceof Error ? e.message : String(e)
-      } (pass --state DIR)`,
+      }; nothing was touched (pass --state DIR)`,
     );
   }
   const key = sessionKey(opts.session, sock);
@@ -139,6 +139,8 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     };
     const human = out.exitCode === DRIVE_EXIT.orchestratorUnavailable
       ? [`drive stopped: ${out.message} (exit 75)`]
+      : out.exitCode === DRIVE_EXIT.panesSynchronized
+      ? [`drive: ${out.message} (exit 19)`]
       : opts.once
       ? []
       : [

@@ -312,6 +312,9 @@ Deno.test("options: flags override [drive]; defaults; validation", () => {
   );
   assert.notEqual(sessionKey("a/b", "/tmp/x"), sessionKey("a/b", "/tmp/y"));
   assert.match(sessionKey("we ird/..", "/s"), /^drive-we_ird_\.\.-[0-9a-f]{8}$/);
+  // Same slug, different sessions: never the same lock or state file (issue 16).
+  assert.notEqual(sessionKey("a b", "/s"), sessionKey("a_b", "/s"));
+  assert.notEqual(sessionKey("d", "/s"), sessionKey("d ", "/s"));
 });
 
 Deno.test("durations", () => {
@@ -564,5 +567,93 @@ Deno.test("decide: a command must stand alone on screen — a hidden second line
     const p = planPane(AGENT, { ...PROMPT("npm run build"), command_block: block }, st, 0, allow);
     assert.equal(p.kind, "escalate", String(block));
     assert.equal(p.kind === "escalate" && p.verdict, "not-allowlisted");
+  }
+});
+
+Deno.test("loop: a synchronized window gets no key; the rest is driven; --once exits 19", async () => {
+  const other: PaneRef = { ...AGENT, id: "%9", target: "s:2.0" };
+  const host = new FakeHost(
+    [hp(ORCH), { ...hp(AGENT), window: "@2", synchronized: true }, { ...hp(other), window: "@3" }],
+    new Map([
+      [ORCH.id, [IDLE]],
+      [AGENT.id, [v({ input_box: "typed" })]],
+      [other.id, [v({ input_box: "more" })]],
+    ]),
+  );
+  const { out, events } = await loopWith(host);
+  assert.deepEqual(host.sent, [{ pane: other.id, keys: ["Enter"] }]);
+  const esc = events.filter((e) => e.event === "escalated" && e.reason === "synchronized");
+  assert.equal(esc.length, 1);
+  assert.match(esc[0].message, /@2 has tmux synchronize-panes on/);
+  assert.equal(out.exitCode, DRIVE_EXIT.panesSynchronized);
+  assert.equal(out.exitCode, 19);
+  assert.equal(out.reason, "synchronized");
+});
+
+Deno.test("loop: synchronize-panes turned on after the listing is seen on the fresh capture: no key", async () => {
+  const typed = v({ input_box: "typed" });
+  const host = new FakeHost(
+    [hp(ORCH), { ...hp(AGENT), window: "@2" }],
+    new Map([[ORCH.id, [IDLE]], [AGENT.id, [typed, { ...typed, synchronized: true }]]]),
+  );
+  const { out, events } = await loopWith(host);
+  assert.deepEqual(host.sent, []);
+  assert.ok(events.some((e) => e.event === "escalated" && e.reason === "synchronized"));
+  assert.equal(out.exitCode, 19);
+});
+
+Deno.test("loop: an approval the gate refuses as synchronized sends nothing and is reported as such", async () => {
+  const prompt = v({
+    state: "prompt",
+    live_prompt: true,
+    permission_prompt: true,
+    command: "npm test",
+  });
+  const host = new FakeHost(
+    [hp(ORCH), { ...hp(AGENT), window: "@2" }],
+    new Map([[ORCH.id, [IDLE]], [AGENT.id, [prompt]]]),
+    { outcome: "refused", reason: "synchronized", message: "synchronized", sent: [] },
+  );
+  const { out, events } = await loopWith(host, { approve: "allowlist", allow: ["npm test"] });
+  assert.deepEqual(host.sent, []);
+  assert.ok(events.some((e) => e.event === "escalated" && e.reason === "synchronized"));
+  assert.ok(!events.some((e) => e.event === "approve-refused"));
+  assert.equal(out.exitCode, 19);
+});
+
+Deno.test("loop: a state file that cannot be written stops the run (STATE_UNWRITABLE, 74) before any key", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const statePath = `${dir}/state.json`;
+    await Deno.mkdir(statePath); // a directory sits at the state path
+    const host = new FakeHost(
+      [hp(ORCH), hp(AGENT)],
+      new Map([[ORCH.id, [IDLE]], [AGENT.id, [v({ input_box: "typed" })]]]),
+    );
+    const events: DriveEvent[] = [];
+    const loop = new DriveLoop(
+      host,
+      {
+        session: "s",
+        once: true,
+        intervalMs: 15_000,
+        settings: SETTINGS,
+        confirmMs: 1000,
+        verifyMs: 100,
+        statePath,
+      },
+      freshState("s"),
+      (e) => void events.push(e),
+    );
+    await assert.rejects(
+      loop.run(),
+      (e) =>
+        e instanceof DroverError && e.code === "STATE_UNWRITABLE" && e.exitCode === 74 &&
+        e.message.includes(statePath),
+    );
+    assert.deepEqual(host.sent, []);
+    assert.ok(events.some((e) => e.event === "drive-stopped"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

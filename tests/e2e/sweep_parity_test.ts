@@ -6,6 +6,9 @@
  *     `sweep.sh classify` judges each pane's capture: both must take the same action;
  *   - `sweep.sh approve-eval` (approve's own bash gate) and drover's gate judge each capture: both
  *     must press the same key or refuse for the same reason.
+ * Mutations caught: sweep.sh classify wording one verdict as another (e.g. a danger as "not
+ * allowlisted"), drive judging the allowlist before the danger rules, the bash gate reading a
+ * choice row's selection wrongly (the hand-made moved-selection screen).
  */
 import assert from "node:assert/strict";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";

@@ -229,6 +229,8 @@ async function selectionMoved(): Promise<Screen> {
   return { ...s, text };
 }
 
+// Mutation caught (verified): sweep.sh's choice_row taking the first choice as selected whatever
+// the styled capture shows — the hand-made screen below then gets an Enter on "Allow always".
 Deno.test("sweep.sh approve answers OpenCode's choice row with Enter, only when its first choice shows selected", async () => {
   const approved = await loadScreen(oc(/^shell-approved$/).rel);
   const opts: RigOptions = { cli: "opencode", onKeys: [["\r", approved]] };

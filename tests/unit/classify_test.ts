@@ -9,6 +9,8 @@ import { detect } from "../../lib/detect/mod.ts";
 import { stripAnsi } from "../../lib/detect/text.ts";
 import { classifyCapture, classifyLine } from "../../lib/drive/classify.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { CLASSIFY } from "../../lib/contracts/classify.ts";
+import { drover } from "../helpers/drover.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 
@@ -102,4 +104,20 @@ Deno.test("classify: a field never holds a tab or a newline", () => {
     command: null,
   });
   assert.equal(line, "drover-classify/1\tescalate\tnot-allowlisted\t-\t-\t-\ta b c d");
+});
+
+Deno.test("classify: drover __classify --json prints an envelope its contract accepts", async () => {
+  const styled = await Deno.readTextFile(
+    `${FIXTURES}opencode/1.18.33/shell-prompt@120x40.ansi.txt`,
+  );
+  const r = await drover(["--json", "__classify", "--cli", "opencode", "--allow", "touch"], {
+    stdin: styled,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const env = CLASSIFY.schema.parse(JSON.parse(r.stdout)) as { data: { line: string } };
+  assert.equal(env.data.line, "drover-classify/1\tapprove\tallowlisted\t1\tEnter\t-\ttouch");
+  const plain = await drover(["__classify", "--cli", "opencode", "--allow", "touch"], {
+    stdin: styled,
+  });
+  assert.equal(plain.stdout, env.data.line + "\n");
 });

@@ -163,6 +163,33 @@ export const ROOT: Entry = {
       load: () => import("./prompt_profile.ts"),
     },
     {
+      name: "__classify",
+      hidden: true,
+      help: "judge a capture on stdin as drive --approve allowlist would (for sweep.sh)",
+      schema: "drover.classify.v1",
+      options: [
+        {
+          flags: "--cli <name>",
+          help: "CLI whose profile judges the capture (default: default_cli, else claude)",
+        },
+        {
+          flags: "--allow <prefix>",
+          help: "allowlisted command prefix (repeatable; replaces [drive].allow)",
+          repeatable: true,
+        },
+        {
+          flags: "--styled <file>",
+          help: "the styled capture (capture-pane -p -e -J) of the same screen",
+        },
+        { flags: "--title <title>", help: "the pane title" },
+        {
+          flags: "--format-version <n>",
+          help: "the format version the reader expects (sweep.sh passes it)",
+        },
+      ],
+      load: () => import("./classify.ts"),
+    },
+    {
       name: "profile",
       help: "inspect prompt-shape profiles",
       commands: [
@@ -223,6 +250,11 @@ export const ROOT: Entry = {
           help: "the styled capture (capture-pane -p -e -J) of the same screen",
         },
         { flags: "--title <title>", help: "the pane title (mode markers read it too)" },
+        {
+          flags: "--now <instant>",
+          help:
+            "read a printed usage-limit reset against this ISO 8601 instant (when the capture was taken; default: now)",
+        },
       ],
       load: () => import("./detect.ts"),
     },
@@ -379,6 +411,20 @@ export const ROOT: Entry = {
         {
           flags: "--settle <duration>",
           help: "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)",
+        },
+        {
+          flags: "--resume <text>",
+          help:
+            "after a usage limit resets, type this once into the pane (default: [drive].resume, else off)",
+        },
+        {
+          flags: "--resume-margin <duration>",
+          help: "how long after the printed reset to resume (default 2m)",
+        },
+        {
+          flags: "--now <instant>",
+          help: "tests only: the clock starts at this ISO 8601 instant",
+          hidden: true,
         },
       ],
       load: () => import("./drive.ts"),

@@ -329,7 +329,7 @@ async function runSession(
   const project = `${root}/project`;
   let standin: Standin | undefined;
   let paneId: string | undefined;
-  const tmuxSession = `${target.table.cli}-${session.name}`;
+  let tmuxSession = `${target.table.cli}-${session.name}`;
   let i = 0;
   try {
     standin = await startStandin(target.table.api);
@@ -352,6 +352,7 @@ async function runSession(
       return;
     }
     paneId = started.paneId;
+    tmuxSession = started.session;
     let reached = true;
     for (; i < session.scenarios.length; i++) {
       const s = session.scenarios[i];
@@ -421,7 +422,9 @@ async function endSession(server: PrivateServer, session: string, paneId?: strin
   await endProcesses(tree);
 }
 
-type Started = { ok: true; paneId: string } | { ok: false; why: string; screen: Screen | null };
+type Started =
+  | { ok: true; paneId: string; session: string }
+  | { ok: false; why: string; screen: Screen | null };
 
 /** Seed the HOME, start the CLI, wait for its ready screen; one relaunch when that fails. */
 async function startCli(
@@ -477,7 +480,7 @@ async function startCli(
       // The ready scenario's own wording is the best sign the input box takes keys.
       const ready = session.scenarios.find((s) => s.name === "ready");
       if (ready?.defining) await waitWording(live, created.paneId, ready.defining, 8000);
-      return { ok: true, paneId: created.paneId };
+      return { ok: true, paneId: created.paneId, session: name };
     }
     last = { ok: false, why: `the CLI did not start: ${w.why}`, screen: w.screen };
     await endSession(live.server, name, created.paneId);

@@ -46,7 +46,12 @@ export interface ApproveRequest {
   /** How long to wait for the CLI to redraw after a key (ms). */
   settleMs?: number;
   pollMs?: number;
-  env?: Record<string, string | undefined>;
+  /**
+   * Runs between the gate capture and the re-confirm capture. Only tests pass one, to change the
+   * screen at exactly that moment; the product has nothing to do there and never reads a seam
+   * from its environment.
+   */
+  beforeReconfirm?: () => Promise<void>;
 }
 
 export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
@@ -112,28 +117,9 @@ function refused(
   };
 }
 
-const TEST_HOOK = "DROVER_TEST_HOOK_BEFORE_RECONFIRM";
-
-/**
- * Test seam: a shell command run between the gate capture and the re-confirm capture, so a test
- * can change the screen at exactly that moment. Inert unless the variable is set.
- */
-async function runTestHook(env: Record<string, string | undefined>): Promise<void> {
-  const hook = env[TEST_HOOK];
-  if (!hook) return;
-  await new Deno.Command("sh", {
-    args: ["-c", hook],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    signal: AbortSignal.timeout(10_000),
-  }).output().catch(() => {});
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
-  const env = req.env ?? Deno.env.toObject();
   // Long enough for a loaded machine to redraw; a CLI that answered clears the prompt at once.
   const settleMs = req.settleMs ?? 3_000;
   const pollMs = req.pollMs ?? 100;
@@ -151,10 +137,10 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
 
   // No broadcast: in a window with synchronize-panes on, the digit would reach every other
   // synchronized pane too. Checked on the inventory now and on the capture the key is sent on.
-  const syncMessage = () =>
+  const syncMessage = (tail = "no keys sent") =>
     `window ${req.pane.windowId} (${req.pane.sessionName}:${req.pane.windowIndex}) has tmux ` +
     `synchronize-panes on: a key to ${req.pane.id} would be typed into every synchronized pane of ` +
-    `it; no keys sent (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
+    `it; ${tail} (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
   if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(), base);
 
   const name = claimName(req.socketPath, req.pane.id);
@@ -218,7 +204,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const g1 = gate(first);
     if (!g1.ok) return refused(g1.reason, `${g1.message}; no keys sent`, base);
 
-    await runTestHook(env);
+    if (req.beforeReconfirm) await req.beforeReconfirm();
 
     // The fresh capture the key is sent on: the condition is re-confirmed on it alone, and in the
     // same tmux call, that the window is not synchronized.
@@ -264,38 +250,37 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const stillSame = (v: JudgedVerdicts | null) =>
       v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
 
+    /** What was sent and what the last capture showed: the body of every report from here on. */
+    const report = (v: JudgedVerdicts | null) => ({
+      sent,
+      key: g2.key,
+      form: g2.form,
+      option: g2.option,
+      dry_run: false,
+      claim: claim.claim.path,
+      before: base.before ?? null,
+      after: v === null ? null : { ...summary(v), same_prompt: stillSame(v) },
+    });
+
     let after = await settle();
     if (keyInInput(after)) {
       return {
+        ...report(after),
         outcome: "key-in-input",
         reason: "key-in-input",
         message: `sent 1, and a "1" showed up in the pane's input line (${
           JSON.stringify((after!.input_box ?? "").slice(0, 60))
         }): the prompt was not what it looked like; nothing more sent — clear the input line by hand`,
         exit_code: APPROVE_EXIT["key-in-input"],
-        sent,
-        key: g2.key,
-        form: g2.form,
-        option: g2.option,
-        dry_run: false,
-        claim: claim.claim.path,
-        before: base.before ?? null,
-        after: { ...summary(after!), same_prompt: stillSame(after) },
       };
     }
     if (synchronizedNow && stillSame(after)) {
       return {
-        ...refused(
-          "synchronized",
-          `sent 1; then ${syncMessage().replace("; no keys sent", "; no Enter sent")}`,
-          base,
-        ),
-        sent,
-        key: g2.key,
-        form: g2.form,
-        option: g2.option,
-        claim: claim.claim.path,
-        after: { ...summary(after!), same_prompt: true },
+        ...report(after),
+        outcome: "refused",
+        reason: "synchronized",
+        message: `sent 1; then ${syncMessage("no Enter sent")}`,
+        exit_code: APPROVE_EXIT.synchronized,
       };
     }
     let enterFailed = "";
@@ -310,20 +295,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
         enterFailed = e instanceof Error ? e.message : String(e);
       }
     }
-    const afterSummary = after === null
-      ? null
-      : { ...summary(after), same_prompt: stillSame(after) };
-    const done = {
-      sent,
-      key: g2.key,
-      form: g2.form,
-      option: g2.option,
-      dry_run: false,
-      claim: claim.claim.path,
-      before: base.before,
-      after: afterSummary,
-      reason: null,
-    };
+    const done = { ...report(after), reason: null };
     if (enterFailed !== "") {
       return {
         ...done,

@@ -25,6 +25,7 @@ import {
 import { screenOf } from "./screen.ts";
 import { stuckOf } from "./stuck.ts";
 import { styledLines } from "./text.ts";
+import { cliVersionOf } from "./version.ts";
 
 /** Raw capture-pane output: plain (`-p -J`) and optionally styled (`-p -e -J`). */
 export interface Capture {
@@ -70,6 +71,11 @@ export interface Verdicts {
    * selected; null when the profile describes none or none is on the live prompt.
    */
   choice_row: ChoiceRowEntry[] | null;
+  /**
+   * Extension (`cli_version_pattern`): the CLI's version as its screen prints it (the newest
+   * banner on the capture), else null. Reported only; no verdict depends on it.
+   */
+  cli_version: string | null;
 }
 
 /**
@@ -136,5 +142,6 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     input_line: box !== null,
     choice_row: choiceRowOf(s, p, region, capture.styled),
     dialog: dialogNameOf(s, p, dialogIdx),
+    cli_version: cliVersionOf(s, p),
   };
 }

@@ -6,13 +6,15 @@
  *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
  *   <field><TAB><ere>                     one row per profile field
  *   _<constant><TAB><value>               compiled constants (decoration class, windows, the
- *                                         input-line window, the shell-prompt ending)
+ *                                         input-line window, the shell-prompt ending, the
+ *                                         glyphs that mark a selected option)
  * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
  * Every other field row is a marker list: match it case-insensitively (`grep -Ei`, nocasematch).
  * An empty ERE means the (extension) field is unset for this CLI: skip it, it never matches.
  * Run the EREs in a UTF-8 locale (e.g. LC_ALL=C.UTF-8) so glyphs are characters, not bytes.
  */
 import { DECORATION } from "../detect/text.ts";
+import { SELECT_GLYPHS } from "../detect/options.ts";
 import {
   BOTTOM_REGION,
   INPUT_LINE_WINDOW,
@@ -85,6 +87,7 @@ export function exportRows(p: ResolvedProfile): ExportRow[] {
     ["_bottom_region", String(BOTTOM_REGION)],
     ["_input_line_window", String(INPUT_LINE_WINDOW)],
     ["_shell_prompt_end", `(${SHELL_SIGILS.map(ereEscape).join("|")})$`],
+    ["_select_glyphs", SELECT_GLYPHS.join("")],
   ];
   for (const [name, ere] of constants) {
     rows.push({ name, kind: "constant", case_insensitive: false, ere });

@@ -169,6 +169,15 @@ export const FIELDS = [
       "regex for the line of a live permission prompt that shows the command; group 1 = the " +
       "command (used when command_header_markers find none)",
   },
+  // Added for issue 10 (CLI versions): see docs/profiles.md "Extension fields".
+  {
+    name: "cli_version_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for the CLI's version on its own screen (welcome banner, footer); group 1 = the " +
+      "version (last match wins); reported as cli_version, never used to judge a screen",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export type FieldName = typeof FIELDS[number]["name"];

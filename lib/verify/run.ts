@@ -104,6 +104,8 @@ export interface RunOptions {
   size?: Size;
   /** Only these sessions of the table (the lab runs each as a job of its own). */
   sessions?: string[];
+  /** Make the session's HOME and project right in `tmpRoot` (one session per call; the lab). */
+  flatRoot?: boolean;
   /**
    * A server someone else owns and ends (the lab's): used as is, never killed here. Each
    * session's process tree is still ended when the session is done.
@@ -324,7 +326,10 @@ async function runSession(
     }
     return;
   }
-  const root = await Deno.makeTempDir({ dir: opts.tmpRoot, prefix: `${session.name}-` });
+  // Short paths: the project folder shows on screen (headers, footers, prompts), and a long one
+  // wraps a narrow pane's footer. The lab passes a root of its own fixed-length shape.
+  const root = opts.flatRoot ? opts.tmpRoot : `${opts.tmpRoot}/${session.name}`;
+  if (!opts.flatRoot) await Deno.mkdir(root);
   const home = `${root}/home`;
   const project = `${root}/project`;
   let standin: Standin | undefined;
@@ -408,7 +413,7 @@ async function runSession(
     }
     await endSession(live.server, tmuxSession, paneId);
     await standin?.close().catch(() => {});
-    await Deno.remove(root, { recursive: true }).catch(() => {});
+    if (!opts.flatRoot) await Deno.remove(root, { recursive: true }).catch(() => {});
   }
 }
 

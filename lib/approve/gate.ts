@@ -14,6 +14,8 @@ export interface GateVerdicts {
   broad_grant_option: number | null;
   /** Un-numbered choice row (OpenCode style), when the detector reports one. */
   choice_row?: { text: string; selected: boolean }[] | null;
+  /** A usage-limit banner on the screen (lib/detect `limit`), when the detector reports one. */
+  limit?: string | null;
 }
 
 export type RefusalReason =
@@ -55,6 +57,16 @@ export function gate(v: GateVerdicts): GateResult {
       reason: "no-live-prompt",
       message:
         "no live prompt on the screen (nothing waiting, an answered or scrolled-away prompt, or prompt words quoted in output)",
+    };
+  }
+  if (v.limit) {
+    // Its menu (wait / upgrade / switch model) is a limit, not a prompt, whatever its shape.
+    return {
+      ok: false,
+      reason: "dialog",
+      message: `the screen shows a usage limit ("${
+        v.limit.slice(0, 120)
+      }"); a limit menu is never answered`,
     };
   }
   if (!v.permission_prompt) {

@@ -17,7 +17,7 @@
  * `firstRun` leaves out the matching `.claude.json` keys so the real dialog shows; with any of them set
  * (or `bypass`), `startClaude` does not wait for the ready screen — wait for the dialog yourself.
  */
-import { resolveCli } from "./clis.ts";
+import { resolveCli, type ResolvedCli } from "./clis.ts";
 import { type Condition, LabPane, LabServer } from "./tmux.ts";
 import {
   type AnthropicStandin,
@@ -38,6 +38,15 @@ export const CLAUDE_READY: Condition = "? for shortcuts";
 export interface ClaudeOptions {
   cols: number;
   rows: number;
+  /** Which pinned version to start (default: the package's own pin); see `cli` for scratch installs. */
+  version?: string;
+  /** An already resolved CLI (e.g. `resolveCliAt` on a scratch prefix); wins over `version`. */
+  cli?: ResolvedCli;
+  /**
+   * Extra keys for `$HOME/.claude/settings.json`, e.g. `{ permissions: { defaultMode: "default" } }`
+   * (manual permission mode on versions that start in auto mode).
+   */
+  settings?: Record<string, unknown>;
   script?: AnthropicStep[];
   standin?: AnthropicStandinOptions;
   /** Extra argv (e.g. ["--model", "claude-sonnet-4-5"]). */
@@ -45,7 +54,17 @@ export interface ClaudeOptions {
   /** Extra environment (e.g. CLAUDE_CODE_MAX_RETRIES). */
   env?: Record<string, string>;
   /** Which first-run screens to let through (default: none). */
-  firstRun?: { theme?: boolean; apiKey?: boolean; trust?: boolean };
+  firstRun?: {
+    theme?: boolean;
+    apiKey?: boolean;
+    trust?: boolean;
+    /** 2.1.332: "Try the new fullscreen renderer?" */
+    fullscreenUpsell?: boolean;
+    /** 2.1.332 with a manual defaultMode in settings: "Make auto mode your default permission mode?" */
+    autoModeDefault?: boolean;
+    /** 2.1.332: the "Auto mode is now Claude Code's default permission mode." note above the input. */
+    autoModeNotice?: boolean;
+  };
   /**
    * "api-key" (default): ANTHROPIC_API_KEY. "subscription": a (fake) claude.ai OAuth token
    * (CLAUDE_CODE_OAUTH_TOKEN + scopes + subscription type) — the CLI then honours the unified rate-limit
@@ -75,6 +94,7 @@ export async function seedClaudeHome(
   home: string,
   project: string,
   firstRun: ClaudeOptions["firstRun"] = {},
+  settings: Record<string, unknown> = {},
 ): Promise<void> {
   const state: Record<string, unknown> = {
     numStartups: 1,
@@ -83,6 +103,11 @@ export async function seedClaudeHome(
     firstStartTime: "2026-11-30T00:00:00.000Z",
     userID: "0".repeat(64),
     tipsHistory: {},
+    // 2.1.332 offers its fullscreen renderer until the offer was shown 3 times (older versions
+    // ignore the key).
+    ...(firstRun.fullscreenUpsell ? {} : { fullscreenUpsellSeenCount: 3 }),
+    ...(firstRun.autoModeDefault ? {} : { hasSeenAutoDefaultNudge: true }),
+    ...(firstRun.autoModeNotice ? {} : { hasSeenAutoDefaultNotice: true }),
     projects: {
       [project]: {
         allowedTools: [],
@@ -104,13 +129,13 @@ export async function seedClaudeHome(
   await Deno.mkdir(`${home}/.claude`, { recursive: true });
   await Deno.writeTextFile(
     `${home}/.claude/settings.json`,
-    JSON.stringify({ autoUpdates: false, env: {} }, null, 2),
+    JSON.stringify({ autoUpdates: false, env: {}, ...settings }, null, 2),
   );
 }
 
 /** Start the stand-in and Claude Code in a new pane of `lab`; see the module doc. */
 export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<ClaudeSession> {
-  const cli = await resolveCli("claude-code");
+  const cli = opts.cli ?? await resolveCli("claude-code", opts.version);
   const api = await startAnthropicStandin(opts.script ?? [], opts.standin);
   try {
     // One short temp root with fixed-length names: the project path shows on screen (header, prompts,
@@ -125,7 +150,7 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(path, content);
     }
-    const anyFirstRun = !!(opts.firstRun?.theme || opts.firstRun?.apiKey || opts.firstRun?.trust);
+    const anyFirstRun = Object.values(opts.firstRun ?? {}).some((v) => v);
     const until = opts.waitFor === undefined
       ? (anyFirstRun || opts.bypass ? null : CLAUDE_READY)
       : opts.waitFor;
@@ -155,7 +180,7 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
         ...(opts.bypass ? { IS_SANDBOX: "1" } : {}),
         ...opts.env,
       },
-      prepare: () => seedClaudeHome(home, project, opts.firstRun),
+      prepare: () => seedClaudeHome(home, project, opts.firstRun, opts.settings),
       // Settle first: keys sent while the first frame is still being drawn can be lost.
       ready: until === null
         ? undefined

@@ -254,7 +254,7 @@ split_nb() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# The gate, mirroring drover's detectors (lib/detect/mod.ts) line for line where it matters:
+# The gate, mirroring drover's detectors (lib/detect/) line for line where it matters:
 # analyze CLI CAPTURE sets
 #   LIVE (0/1), PERM (0/1), OPT1 (text of option 1, "" when none), OPT1_SEL (0/1),
 #   BROAD1 (0/1: option 1 carries the broad-grant marker), FP (fingerprint of the prompt).

@@ -2,7 +2,6 @@
  * `drover approve TARGET [--dry-run]`: the gated approval of DESIGN §6. A refusal is not an error:
  * it is reported with its reason and its own exit code (lib/approve/gate.ts APPROVE_EXIT).
  */
-import type { Command } from "../deps/cli.ts";
 import { loadConfig } from "../config/load.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
 import { claimDir } from "../approve/claim.ts";
@@ -10,8 +9,8 @@ import { makeJudge } from "../approve/judge.ts";
 import { viewTarget } from "../identify/context.ts";
 import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
-import { printable } from "./output.ts";
-import { run } from "./context.ts";
+import { type CommandResult, printable } from "./output.ts";
+import type { Invocation } from "./invocation.ts";
 
 function optionsLine(o: ApproveOutcome): string | null {
   const opts = o.before?.options ?? [];
@@ -20,59 +19,47 @@ function optionsLine(o: ApproveOutcome): string | null {
     opts.map((x) => `${x.selected ? "❯ " : ""}${x.number}. ${x.text}`).join(" | ");
 }
 
-export function register(program: Command): void {
-  program
-    .command("approve")
-    .description("answer option 1 of a live permission prompt, through the compiled safety gate")
-    .argument("<target>", "pane: %id or session:window.pane")
-    .option("--dry-run", "judge and report what would be pressed; send nothing, take no claim")
-    .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
-    .option("--orchestrator <target>", "the orchestrator pane (default: [drive].orchestrator)")
-    .action(async (target: string, _o: unknown, cmd: Command) => {
-      const o = cmd.opts() as { dryRun?: boolean; cli?: string; orchestrator?: string };
-      await run(cmd, "drover.approve.v1", async (g) => {
-        const config = await loadConfig(g.config ? { path: g.config } : {});
-        const server = selectServer(g);
-        const view = await viewTarget(server, config, target, {
-          cliFlag: o.cli,
-          orchestrator: o.orchestrator,
-        });
-        const judge = makeJudge(view.identified.cli, config, view.pane.title);
-        const outcome = await approve({
-          server,
-          pane: view.pane,
-          orchestrator: { is: view.role === "orchestrator", why: view.roleWhy },
-          judge,
-          dryRun: o.dryRun === true,
-          claimDir: claimDir(),
-          socketPath: await socketPath(server),
-        });
-        const data = {
-          pane_id: view.pane.id,
-          target: view.pane.target,
-          cli: view.identified.cli,
-          cli_source: view.identified.source,
-          role: view.role,
-          ...outcome,
-        };
-        const head =
-          `${view.pane.id} (${view.pane.target}) ${view.identified.cli} [${view.identified.source}], ${view.role}` +
-          (outcome.before ? `, state ${outcome.before.state}` : "");
-        const human = [head];
-        const live = outcome.before?.live_prompt === true;
-        if (live && outcome.before?.command) {
-          human.push(`  command: ${printable(outcome.before.command)}`);
-        }
-        if (live && outcome.before?.file_path) {
-          human.push(`  file: ${printable(outcome.before.file_path)}`);
-        }
-        const ol = live ? optionsLine(outcome) : null;
-        if (ol) human.push(printable(ol));
-        const verb = outcome.outcome === "refused"
-          ? `refused (${outcome.reason})`
-          : outcome.outcome;
-        human.push(`${verb}: ${printable(outcome.message)}`);
-        return { data, human, exitCode: outcome.exit_code };
-      });
-    });
+export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
+  const target = args.target as string;
+  const o = opts as { dryRun?: boolean; cli?: string; orchestrator?: string };
+  const config = await loadConfig(g.config ? { path: g.config } : {});
+  const server = selectServer(g);
+  const view = await viewTarget(server, config, target, {
+    cliFlag: o.cli,
+    orchestrator: o.orchestrator,
+  });
+  const judge = makeJudge(view.identified.cli, config, view.pane.title);
+  const outcome = await approve({
+    server,
+    pane: view.pane,
+    orchestrator: { is: view.role === "orchestrator", why: view.roleWhy },
+    judge,
+    dryRun: o.dryRun === true,
+    claimDir: claimDir(),
+    socketPath: await socketPath(server),
+  });
+  const data = {
+    pane_id: view.pane.id,
+    target: view.pane.target,
+    cli: view.identified.cli,
+    cli_source: view.identified.source,
+    role: view.role,
+    ...outcome,
+  };
+  const head =
+    `${view.pane.id} (${view.pane.target}) ${view.identified.cli} [${view.identified.source}], ${view.role}` +
+    (outcome.before ? `, state ${outcome.before.state}` : "");
+  const human = [head];
+  const live = outcome.before?.live_prompt === true;
+  if (live && outcome.before?.command) {
+    human.push(`  command: ${printable(outcome.before.command)}`);
+  }
+  if (live && outcome.before?.file_path) {
+    human.push(`  file: ${printable(outcome.before.file_path)}`);
+  }
+  const ol = live ? optionsLine(outcome) : null;
+  if (ol) human.push(printable(ol));
+  const verb = outcome.outcome === "refused" ? `refused (${outcome.reason})` : outcome.outcome;
+  human.push(`${verb}: ${printable(outcome.message)}`);
+  return { data, human, exitCode: outcome.exit_code };
 }

@@ -2,15 +2,14 @@
  * `drover capture TARGET [--lines N]`: the capture drover judges (visible screen, wrapped lines
  * joined), optionally with N lines of scrollback above it.
  */
-import type { Command } from "../deps/cli.ts";
 import { loadConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
 import { capturePane, type PaneCapture } from "../tmux/capture.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { PaneView } from "../identify/context.ts";
-import { type GlobalOptions, printable } from "./output.ts";
-import { run } from "./context.ts";
+import { type CommandResult, type GlobalOptions, printable } from "./output.ts";
+import type { Invocation } from "./invocation.ts";
 import { parseScreenState, saveScreen } from "./profile_test_cmd.ts";
 
 export interface CaptureData {
@@ -56,35 +55,21 @@ export async function captureTarget(
   return { view, cap, data };
 }
 
-export function register(program: Command): void {
-  program
-    .command("capture")
-    .description("print the capture drover would judge for a pane (visible screen, -J)")
-    .argument("<target>", "pane: %id or session:window.pane")
-    .option("--lines <n>", "also include up to N lines of scrollback above the screen", undefined)
-    .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
-    .option("--save <dir>", "also save the screen in DIR for `drover profile test` (needs --as)")
-    .option(
-      "--as <state>",
-      "the state the screen shows: prompt, dialog, busy, idle, shell, unavailable",
-    )
-    .action(async (target: string, _o: unknown, cmd: Command) => {
-      const o = cmd.opts() as { lines?: string; cli?: string; save?: string; as?: string };
-      await run(cmd, "drover.capture.v1", async (g) => {
-        if (o.as !== undefined && o.save === undefined) {
-          throw invalidArgument("--as needs --save DIR");
-        }
-        const state = o.save !== undefined ? parseScreenState(o.as) : undefined;
-        const { data } = await captureTarget(g, target, o);
-        if (o.save !== undefined && state !== undefined) {
-          const saved = await saveScreen(o.save, state, data.plain, data.styled);
-          return {
-            data: { ...data, saved: { ...saved, state } },
-            human: `saved ${saved.plain} (+ ${saved.styled.split("/").pop()}) as ${state}`,
-          };
-        }
-        // The screen as captured; output.ts escapes control characters, the newlines stay.
-        return { data, human: printable(data.plain.replace(/\n$/, "")) };
-      });
-    });
+export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
+  const target = args.target as string;
+  const o = opts as { lines?: string; cli?: string; save?: string; as?: string };
+  if (o.as !== undefined && o.save === undefined) {
+    throw invalidArgument("--as needs --save DIR");
+  }
+  const state = o.save !== undefined ? parseScreenState(o.as) : undefined;
+  const { data } = await captureTarget(g, target, o);
+  if (o.save !== undefined && state !== undefined) {
+    const saved = await saveScreen(o.save, state, data.plain, data.styled);
+    return {
+      data: { ...data, saved: { ...saved, state } },
+      human: `saved ${saved.plain} (+ ${saved.styled.split("/").pop()}) as ${state}`,
+    };
+  }
+  // The screen as captured; output.ts escapes control characters, the newlines stay.
+  return { data, human: printable(data.plain.replace(/\n$/, "")) };
 }

@@ -1,38 +1,347 @@
 /**
- * The command table. Each subcommand module exports `register(program)`; adding a command is one
- * import and one line here.
+ * The command table: names, flags, arguments and help text only. A command's code is imported
+ * (`load`) only when that command runs, so `--version`, `--help` and every command pay only for
+ * what they use. lib/cli/dispatch.ts parses argv against this table, prints help and usage
+ * errors, and runs the chosen command's `action`.
+ *
+ * Adding a command: add an entry below (`name`, `help`, `schema`, `args`, `options`,
+ * `load: () => import("./<name>.ts")`) and write lib/cli/<name>.ts exporting
+ * `action(inv: Invocation): Promise<CommandResult> | CommandResult` (see ./invocation.ts).
+ * A group (`drover clis list`) is an entry with `commands` instead of `load`.
+ *
+ * Adding a flag: one line in the command's `options`:
+ *   { flags: "--name <value>", help: "…" }    a value; read as inv.opts.name (string)
+ *   { flags: "--dry-run", help: "…" }         a boolean; inv.opts.dryRun === true
+ *   { flags: "--no-probe", help: "…" }        a negation; inv.opts.probe === false
+ *   plus `choices: [...]`, `default: "x"`, `repeatable: true` (a list), `required: true`.
+ * Keys are the long name in camelCase. Arguments: `{ arg: "<target>" | "[file]" | "[text...]" }`,
+ * read as inv.args.target / .file / .text (a list).
+ * Help strings are plain text here on purpose: importing a module for a constant would load it on
+ * every start. tests/unit/cli_args_test.ts checks such strings against their constants.
  */
-import type { Command } from "../deps/cli.ts";
-import { register as launch } from "./launch.ts";
-import { register as read } from "./read.ts";
-import { register as clis } from "./clis.ts";
-import { register as wait } from "./wait.ts";
-import { register as send } from "./send.ts";
-import { register as promptProfile } from "./prompt_profile.ts";
-import { register as profile } from "./profile.ts";
-import { register as configCheck } from "./config_check.ts";
-import { register as detect } from "./detect.ts";
-import { register as panes } from "./panes.ts";
-import { register as capture } from "./capture.ts";
-import { register as approve } from "./approve.ts";
-import { register as sweepScript } from "./sweep_script.ts";
-import { register as drive } from "./drive.ts";
+import type { CommandSpec } from "./argv.ts";
+import type { CommandModule } from "./invocation.ts";
 
-type Register = (program: Command) => void;
+export interface Entry extends CommandSpec {
+  /** The `drover.<command>.v1` schema of the command's --json envelope (errors included). */
+  schema?: string;
+  /** The command's code; imported only when it runs. */
+  load?: () => Promise<CommandModule>;
+  commands?: readonly Entry[];
+}
 
-export const COMMANDS: Register[] = [
-  launch,
-  read,
-  clis,
-  wait,
-  send,
-  promptProfile,
-  profile,
-  configCheck,
-  detect,
-  panes,
-  capture,
-  approve,
-  sweepScript,
-  drive,
-];
+const TARGET = { arg: "<target>", help: "pane: %id or session:window.pane" };
+const CLI_ASSUMED = {
+  flags: "--cli <name>",
+  help: "CLI assumed when nothing else identifies the pane",
+};
+
+export const ROOT: Entry = {
+  name: "drover",
+  help: "Keep AI coding-agent CLIs running unattended inside tmux.",
+  options: [
+    { flags: "--version", help: "print the drover version" },
+    { flags: "--config <path>", help: "configuration file (default: discovered, see README)" },
+    { flags: "-L, --socket-name <name>", help: "tmux server socket name (tmux -L)" },
+    { flags: "-S, --socket-path <path>", help: "tmux server socket path (tmux -S)" },
+    { flags: "--json", help: "print one JSON envelope instead of human output" },
+    { flags: "--no-color", help: "disable colour in human output" },
+  ],
+  commands: [
+    {
+      name: "launch",
+      help:
+        "start an agent CLI in a new tmux window or an exact split, with an optional kickoff prompt",
+      schema: "drover.launch.v1",
+      options: [
+        {
+          flags: "--cli <name>",
+          help: "the [clis.<name>] profile or built-in recipe to launch",
+          required: true,
+        },
+        { flags: "--prompt <source>", help: 'kickoff prompt source: only "-" (stdin, piped)' },
+        { flags: "--window", help: "a new window (the default placement)" },
+        {
+          flags: "--split <direction>",
+          help: "split the --anchor pane",
+          choices: ["right", "left", "up", "down"],
+        },
+        { flags: "--anchor <target>", help: "the pane to split: %id or session:window.pane" },
+        { flags: "--background", help: "leave the selected window and pane as they are" },
+        { flags: "--cwd <dir>", help: "working directory of the agent" },
+        { flags: "--title <title>", help: "pane title (and window name for a new window)" },
+        {
+          flags: "--session <name>",
+          help: "session for the new window (created when it does not exist)",
+        },
+      ],
+      load: () => import("./launch.ts"),
+    },
+    {
+      name: "read",
+      help: "print a pane's text (wrapped lines joined), optionally once it stops changing",
+      schema: "drover.read.v1",
+      args: [TARGET],
+      options: [
+        { flags: "--last <n>", help: "only the last N lines (scrollback included)" },
+        { flags: "--wait-stable", help: "wait until the text is unchanged for --stable-period" },
+        {
+          flags: "--stable-interval <ms>",
+          help: "sampling interval, 50-5000 ms (default 200)",
+        },
+        {
+          flags: "--stable-period <ms>",
+          help: "unchanged this long counts as stable, 100-60000 ms (default 800)",
+        },
+        {
+          flags: "--wait-timeout <s>",
+          help: "give up after this many seconds, 1-300 (default 10)",
+        },
+      ],
+      load: () => import("./read.ts"),
+    },
+    {
+      name: "clis",
+      help: "the agent CLIs drover can launch",
+      commands: [
+        {
+          name: "list",
+          help:
+            "every CLI profile, enabled or not, with availability from a login-shell probe (advisory)",
+          schema: "drover.clis.v1",
+          options: [
+            { flags: "--refresh", help: "ignore cached availability and probe again" },
+            {
+              flags: "--no-probe",
+              help: "only report cached availability (unknown where nothing is cached)",
+            },
+          ],
+          load: () => import("./clis.ts"),
+        },
+      ],
+    },
+    {
+      name: "wait",
+      help: "wait until a pane's agent is ready, idle, at a prompt, busy, changed or exited",
+      schema: "drover.wait.v1",
+      args: [TARGET],
+      options: [
+        { flags: "--until <condition>", help: "ready|idle|prompt|busy|changed|exit" },
+        { flags: "--timeout <s>", help: "seconds, 1-3600 (default 60)" },
+        CLI_ASSUMED,
+      ],
+      load: () => import("./wait.ts"),
+    },
+    {
+      name: "send",
+      help: "type text into an idle agent's input box, press Enter, verify it was taken",
+      schema: "drover.send.v1",
+      args: [TARGET, {
+        arg: "[text...]",
+        help: "the text (joined with spaces); omitted = read stdin",
+      }],
+      options: [CLI_ASSUMED],
+      load: () => import("./send.ts"),
+    },
+    {
+      name: "__prompt-profile",
+      hidden: true,
+      help: "print the resolved prompt profile as POSIX EREs (for sweep.sh)",
+      schema: "drover.prompt-profile.v1",
+      options: [
+        {
+          flags: "--cli <name>",
+          help: "CLI whose profile to resolve (default: default_cli, else claude)",
+        },
+        { flags: "--field <field>", help: "print only this field, as one line" },
+        { flags: "--format <format>", help: "line | tsv | json" },
+        {
+          flags: "--format-version <n>",
+          help: "the format version the reader expects (sweep.sh passes it)",
+        },
+      ],
+      load: () => import("./prompt_profile.ts"),
+    },
+    {
+      name: "profile",
+      help: "inspect prompt-shape profiles",
+      commands: [
+        {
+          name: "test",
+          help:
+            "judge a folder of your own captured screens (prompt-*.txt, busy-*.txt, idle-*.txt, " +
+            "dialog-*.txt, unavailable-*.txt, shell-*.txt; optional *.ansi.txt) with a CLI's profile",
+          schema: "drover.profile-test.v1",
+          args: [{ arg: "<dir>", help: "folder of screens named <state>-<anything>.txt" }],
+          options: [{
+            flags: "--cli <name>",
+            help:
+              "CLI whose resolved profile judges the screens (default: default_cli, else claude)",
+          }],
+          load: () => import("./profile_test_cmd.ts"),
+        },
+        {
+          name: "show",
+          help: "every field of a CLI's resolved profile",
+          schema: "drover.profile.v1",
+          args: [{ arg: "[name]", help: "CLI name (default: default_cli, else claude)" }],
+          options: [{ flags: "--sources", help: "show the layer each field came from" }],
+          load: () => import("./profile.ts").then((m) => ({ action: m.show })),
+        },
+        {
+          name: "list",
+          help: "shipped profiles and configured CLIs",
+          schema: "drover.profile-list.v1",
+          load: () => import("./profile.ts").then((m) => ({ action: m.list })),
+        },
+      ],
+    },
+    {
+      name: "config",
+      help: "configuration",
+      commands: [
+        {
+          name: "check",
+          help: "validate the configuration drover would use",
+          schema: "drover.config-check.v1",
+          load: () => import("./config_check.ts"),
+        },
+      ],
+    },
+    {
+      name: "detect",
+      help: "every detector verdict for one capture",
+      schema: "drover.detect.v1",
+      args: [{ arg: "[file]", help: "plain capture (capture-pane -p -J); `-` or omitted: stdin" }],
+      options: [
+        {
+          flags: "--cli <name>",
+          help: "CLI whose profile judges the capture (default: default_cli, else claude)",
+        },
+        {
+          flags: "--styled <file>",
+          help: "the styled capture (capture-pane -p -e -J) of the same screen",
+        },
+        { flags: "--title <title>", help: "the pane title (mode markers read it too)" },
+      ],
+      load: () => import("./detect.ts"),
+    },
+    {
+      name: "panes",
+      help: "list panes with their CLI (and how it was identified), role, state and mode",
+      schema: "drover.panes.v1",
+      options: [
+        { flags: "--session <name>", help: "only this session (exact name)" },
+        { flags: "--cli <name>", help: "CLI assumed for panes nothing else identifies" },
+        {
+          flags: "--format <format>",
+          help: "output format",
+          choices: ["human", "tsv"],
+          default: "human",
+        },
+        {
+          flags: "--format-version <n>",
+          help: "the tsv format version the reader expects (sweep.sh)",
+        },
+      ],
+      load: () => import("./panes.ts"),
+    },
+    {
+      name: "capture",
+      help: "print the capture drover would judge for a pane (visible screen, -J)",
+      schema: "drover.capture.v1",
+      args: [TARGET],
+      options: [
+        {
+          flags: "--lines <n>",
+          help: "also include up to N lines of scrollback above the screen",
+        },
+        CLI_ASSUMED,
+        {
+          flags: "--save <dir>",
+          help: "also save the screen in DIR for `drover profile test` (needs --as)",
+        },
+        {
+          flags: "--as <state>",
+          help: "the state the screen shows: prompt, dialog, busy, idle, shell, unavailable",
+        },
+      ],
+      load: () => import("./capture.ts"),
+    },
+    {
+      name: "approve",
+      help: "answer option 1 of a live permission prompt, through the compiled safety gate",
+      schema: "drover.approve.v1",
+      args: [TARGET],
+      options: [
+        {
+          flags: "--dry-run",
+          help: "judge and report what would be pressed; send nothing, take no claim",
+        },
+        CLI_ASSUMED,
+        {
+          flags: "--orchestrator <target>",
+          help: "the orchestrator pane (default: [drive].orchestrator)",
+        },
+      ],
+      load: () => import("./approve.ts"),
+    },
+    {
+      name: "sweep-script",
+      help: "print the bundled sweep.sh helper (save it, chmod +x, run it)",
+      schema: "drover.sweep-script.v1",
+      load: () => import("./sweep_script.ts"),
+    },
+    {
+      name: "drive",
+      help:
+        "supervise a session unattended: submit stranded input, approve allowlisted prompts, escalate the rest, nudge the orchestrator",
+      schema: "drover.drive.v1",
+      options: [
+        { flags: "--session <name>", help: "tmux session to drive (default: [drive].session)" },
+        { flags: "--once", help: "run one tick and exit (for cron / systemd timers)" },
+        { flags: "--interval <duration>", help: "time between ticks (default 15s)" },
+        {
+          flags: "--orchestrator <target>",
+          help:
+            "the orchestrator pane (default: [drive].orchestrator, else the session's first pane)",
+        },
+        {
+          flags: "--approve <mode>",
+          help: "none | allowlist (default: [drive].approve, else none)",
+        },
+        {
+          flags: "--allow <prefix>",
+          help: "allowlisted command prefix (repeatable; replaces [drive].allow)",
+          repeatable: true,
+        },
+        {
+          flags: "--nudge <text>",
+          help: "text typed into the idle orchestrator (with --nudge-every)",
+        },
+        {
+          flags: "--nudge-every <duration>",
+          help: "nudge the orchestrator after it has been idle this long (default 10m)",
+        },
+        {
+          flags: "--dedup-window <duration>",
+          help: "report each escalation at most once per window (default 5m)",
+        },
+        { flags: "--events <file>", help: "append drover.event.v1 JSON lines to this file" },
+        {
+          flags: "--on-escalate <cmd>",
+          help: "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)",
+        },
+        {
+          flags: "--state <dir>",
+          help: "state directory (default: $XDG_STATE_HOME/drover or ~/.local/state/drover)",
+        },
+        {
+          flags: "--settle <duration>",
+          help: "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)",
+        },
+      ],
+      load: () => import("./drive.ts"),
+    },
+  ],
+};

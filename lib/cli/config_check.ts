@@ -2,51 +2,42 @@
  * `drover config check`: find, parse and validate the configuration (and the shipped profiles).
  * Errors exit 2 with `file:line: field: reason` lines; unknown top-level tables are warnings.
  */
-import type { Command } from "../deps/cli.ts";
 import { shippedProfiles } from "../profile/embedded.ts";
-import { run } from "./context.ts";
+import type { Invocation } from "./invocation.ts";
+import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
 
-export function register(program: Command): void {
-  const config = program.commands.find((c) => c.name() === "config") ??
-    program.command("config").description("configuration");
-  config
-    .command("check")
-    .description("validate the configuration drover would use")
-    .action(async (_opts: unknown, cmd: Command) => {
-      await run(cmd, "drover.config-check.v1", async (g) => {
-        shippedProfiles();
-        const c = await configFor(g);
-        const warnings = c.unknown.map((u) =>
-          `${c.path}:${u.line}: ${u.key}: unknown top-level key or table, ignored by drover`
-        );
-        const human = [
-          c.path
-            ? `configuration ${c.path} (${c.source}): ok`
-            : "no configuration file: using the embedded defaults",
-        ];
-        if (c.defaultCli) human.push(`default_cli: ${c.defaultCli}`);
-        for (const e of Object.values(c.clis)) {
-          const n = Object.keys(e.promptProfile).length;
-          human.push(
-            `[clis.${e.name}] command ${e.command ?? e.name}${e.enabled ? "" : " (disabled)"}` +
-              (n ? `, ${n} prompt_profile field${n === 1 ? "" : "s"}` : ""),
-          );
-        }
-        if (Object.keys(c.drive).length) human.push(`[drive] ${Object.keys(c.drive).join(", ")}`);
-        return {
-          data: {
-            valid: true,
-            path: c.path,
-            source: c.source,
-            default_cli: c.defaultCli,
-            clis: Object.keys(c.clis),
-            drive: c.drive,
-            unknown: c.unknown,
-          },
-          human,
-          warnings,
-        };
-      });
-    });
+export async function action({ g }: Invocation): Promise<CommandResult> {
+  shippedProfiles();
+  const c = await configFor(g);
+  const warnings = c.unknown.map((u) =>
+    `${c.path}:${u.line}: ${u.key}: unknown top-level key or table, ignored by drover`
+  );
+  const human = [
+    c.path
+      ? `configuration ${c.path} (${c.source}): ok`
+      : "no configuration file: using the embedded defaults",
+  ];
+  if (c.defaultCli) human.push(`default_cli: ${c.defaultCli}`);
+  for (const e of Object.values(c.clis)) {
+    const n = Object.keys(e.promptProfile).length;
+    human.push(
+      `[clis.${e.name}] command ${e.command ?? e.name}${e.enabled ? "" : " (disabled)"}` +
+        (n ? `, ${n} prompt_profile field${n === 1 ? "" : "s"}` : ""),
+    );
+  }
+  if (Object.keys(c.drive).length) human.push(`[drive] ${Object.keys(c.drive).join(", ")}`);
+  return {
+    data: {
+      valid: true,
+      path: c.path,
+      source: c.source,
+      default_cli: c.defaultCli,
+      clis: Object.keys(c.clis),
+      drive: c.drive,
+      unknown: c.unknown,
+    },
+    human,
+    warnings,
+  };
 }

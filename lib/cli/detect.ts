@@ -3,11 +3,11 @@
  * (`drover.detect.v1`). The capture is the plain `capture-pane -p -J` text; `--styled` adds the
  * `-e` capture for the verdicts that need styles (a dim input placeholder).
  */
-import type { Command } from "../deps/cli.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type Verdicts } from "../detect/mod.ts";
 import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
-import { run } from "./context.ts";
+import type { Invocation } from "./invocation.ts";
+import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
 
 async function readCapture(file: string | undefined): Promise<string> {
@@ -52,34 +52,16 @@ export function humanVerdicts(v: Verdicts): string[] {
   return out;
 }
 
-export function register(program: Command): void {
-  program
-    .command("detect")
-    .description("every detector verdict for one capture")
-    .argument("[file]", "plain capture (capture-pane -p -J); `-` or omitted: stdin")
-    .option(
-      "--cli <name>",
-      "CLI whose profile judges the capture (default: default_cli, else claude)",
-    )
-    .option("--styled <file>", "the styled capture (capture-pane -p -e -J) of the same screen")
-    .option("--title <title>", "the pane title (mode markers read it too)")
-    .action(
-      async (
-        file: string | undefined,
-        opts: { cli?: string; styled?: string; title?: string },
-        cmd: Command,
-      ) => {
-        await run(cmd, "drover.detect.v1", async (g) => {
-          if (opts.styled === "-" && (file === undefined || file === "-")) {
-            throw invalidArgument("only one of the captures can come from stdin");
-          }
-          const config = await configFor(g);
-          const profile = resolveProfile(effectiveCli(opts.cli, config), config);
-          const plain = await readCapture(file);
-          const styled = opts.styled !== undefined ? await readCapture(opts.styled) : undefined;
-          const v = detect({ plain, styled }, profile, { title: opts.title });
-          return { data: v, human: humanVerdicts(v) };
-        });
-      },
-    );
+export async function action({ args, opts, g }: Invocation): Promise<CommandResult<Verdicts>> {
+  const file = args.file as string | undefined;
+  const o = opts as { cli?: string; styled?: string; title?: string };
+  if (o.styled === "-" && (file === undefined || file === "-")) {
+    throw invalidArgument("only one of the captures can come from stdin");
+  }
+  const config = await configFor(g);
+  const profile = resolveProfile(effectiveCli(o.cli, config), config);
+  const plain = await readCapture(file);
+  const styled = o.styled !== undefined ? await readCapture(o.styled) : undefined;
+  const v = detect({ plain, styled }, profile, { title: o.title });
+  return { data: v, human: humanVerdicts(v) };
 }

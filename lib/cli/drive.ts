@@ -3,7 +3,6 @@
  * they happen — JSON lines with --json, short log lines otherwise — and the run ends with one
  * result (the drover.drive.v1 envelope under --json). Exit codes: see DRIVE_EXIT and the README.
  */
-import type { Command } from "../deps/cli.ts";
 import { loadConfig } from "../config/load.ts";
 import { claimDir } from "../approve/claim.ts";
 import { DroverError } from "../errors.ts";
@@ -16,191 +15,143 @@ import { asSessionGone, TmuxDriveHost } from "../drive/host_tmux.ts";
 import { listPanes, parseTarget } from "../tmux/panes.ts";
 import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
-import { run } from "./context.ts";
-import { writeErr, writeOut } from "./output.ts";
+import type { Invocation } from "./invocation.ts";
+import { type CommandResult, writeErr, writeOut } from "./output.ts";
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
+  const flags = o as DriveFlags;
+  const config = await loadConfig(g.config ? { path: g.config } : {});
+  const opts = resolveDriveOptions(flags, config.drive);
+  if (opts.orchestrator !== undefined) parseTarget(opts.orchestrator);
+  const server = selectServer(g);
 
-export function register(program: Command): void {
-  program
-    .command("drive")
-    .description(
-      "supervise a session unattended: submit stranded input, approve allowlisted prompts, escalate the rest, nudge the orchestrator",
-    )
-    .option("--session <name>", "tmux session to drive (default: [drive].session)")
-    .option("--once", "run one tick and exit (for cron / systemd timers)")
-    .option("--interval <duration>", "time between ticks (default 15s)")
-    .option(
-      "--orchestrator <target>",
-      "the orchestrator pane (default: [drive].orchestrator, else the session's first pane)",
-    )
-    .option("--approve <mode>", "none | allowlist (default: [drive].approve, else none)")
-    .option(
-      "--allow <prefix>",
-      "allowlisted command prefix (repeatable; replaces [drive].allow)",
-      collect,
-    )
-    .option("--nudge <text>", "text typed into the idle orchestrator (with --nudge-every)")
-    .option(
-      "--nudge-every <duration>",
-      "nudge the orchestrator after it has been idle this long (default 10m)",
-    )
-    .option(
-      "--dedup-window <duration>",
-      "report each escalation at most once per window (default 5m)",
-    )
-    .option("--events <file>", "append drover.event.v1 JSON lines to this file")
-    .option(
-      "--on-escalate <cmd>",
-      "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)",
-    )
-    .option(
-      "--state <dir>",
-      "state directory (default: $XDG_STATE_HOME/drover or ~/.local/state/drover)",
-    )
-    .option(
-      "--settle <duration>",
-      "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)",
-    )
-    .action(async (_o: unknown, cmd: Command) => {
-      const flags = cmd.opts() as DriveFlags;
-      await run(cmd, "drover.drive.v1", async (g) => {
-        const config = await loadConfig(g.config ? { path: g.config } : {});
-        const opts = resolveDriveOptions(flags, config.drive);
-        if (opts.orchestrator !== undefined) parseTarget(opts.orchestrator);
-        const server = selectServer(g);
+  let sock: string;
+  try {
+    sock = await socketPath(server);
+  } catch (e) {
+    throw asSessionGone(e, opts.session, server);
+  }
+  try {
+    await Deno.mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new DroverError(
+      "IO_FAILED",
+      `cannot create state directory ${opts.stateDir}: ${
+        e instanceof Error ? e.message : String(e)
+      } (pass --state DIR)`,
+    );
+  }
+  const key = sessionKey(opts.session, sock);
+  const lock = await acquireLock(`${opts.stateDir}/${key}.lock`, opts.session);
 
-        let sock: string;
+  const stopSignals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  let loop: DriveLoop | undefined;
+  const onSignal = () => loop?.stop();
+  try {
+    // The orchestrator must be a pane of this session: a typo would otherwise leave the real
+    // orchestrator open to approvals.
+    if (opts.orchestrator !== undefined) {
+      const t = parseTarget(opts.orchestrator);
+      let panes;
+      try {
+        panes = await listPanes(server, { session: opts.session });
+      } catch (e) {
+        throw asSessionGone(e, opts.session, server);
+      }
+      const hit = panes.some((p) =>
+        t.kind === "id"
+          ? p.id === t.id
+          : p.sessionName === t.session && p.windowIndex === t.window &&
+            p.paneIndex === t.pane
+      );
+      if (!hit) {
+        throw new DroverError(
+          "TARGET_NOT_FOUND",
+          `orchestrator ${opts.orchestrator} is not a pane of session "${opts.session}" (fix --orchestrator or [drive].orchestrator)`,
+        );
+      }
+    }
+
+    const statePath = `${opts.stateDir}/${key}.state.json`;
+    const loaded = await loadState(statePath, opts.session);
+    const quiet = new Set(opts.once ? ["drive-started", "drive-stopped"] : []);
+    const sink = async (e: DriveEvent) => {
+      if (opts.events) {
         try {
-          sock = await socketPath(server);
-        } catch (e) {
-          throw asSessionGone(e, opts.session, server);
-        }
-        try {
-          await Deno.mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
-        } catch (e) {
-          throw new DroverError(
-            "IO_FAILED",
-            `cannot create state directory ${opts.stateDir}: ${
-              e instanceof Error ? e.message : String(e)
-            } (pass --state DIR)`,
+          await appendEvent(opts.events, e);
+        } catch (err) {
+          writeErr(
+            `warning: cannot append to ${opts.events}: ${
+              err instanceof Error ? err.message : String(err)
+            }\n`,
           );
         }
-        const key = sessionKey(opts.session, sock);
-        const lock = await acquireLock(`${opts.stateDir}/${key}.lock`, opts.session);
+      }
+      if (g.json) writeOut(eventJson(e) + "\n");
+      else if (e.event === "warning") writeErr(`warning: ${humanLine(e)}\n`);
+      else if (!quiet.has(e.event)) writeOut(humanLine(e) + "\n");
+    };
+    if (loaded.warning) {
+      await sink(makeEvent(opts.session, "state-reset", loaded.warning, Date.now()));
+    }
 
-        const stopSignals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-        let loop: DriveLoop | undefined;
-        const onSignal = () => loop?.stop();
-        try {
-          // The orchestrator must be a pane of this session: a typo would otherwise leave the real
-          // orchestrator open to approvals.
-          if (opts.orchestrator !== undefined) {
-            const t = parseTarget(opts.orchestrator);
-            let panes;
-            try {
-              panes = await listPanes(server, { session: opts.session });
-            } catch (e) {
-              throw asSessionGone(e, opts.session, server);
-            }
-            const hit = panes.some((p) =>
-              t.kind === "id"
-                ? p.id === t.id
-                : p.sessionName === t.session && p.windowIndex === t.window &&
-                  p.paneIndex === t.pane
-            );
-            if (!hit) {
-              throw new DroverError(
-                "TARGET_NOT_FOUND",
-                `orchestrator ${opts.orchestrator} is not a pane of session "${opts.session}" (fix --orchestrator or [drive].orchestrator)`,
-              );
-            }
-          }
-
-          const statePath = `${opts.stateDir}/${key}.state.json`;
-          const loaded = await loadState(statePath, opts.session);
-          const quiet = new Set(opts.once ? ["drive-started", "drive-stopped"] : []);
-          const sink = async (e: DriveEvent) => {
-            if (opts.events) {
-              try {
-                await appendEvent(opts.events, e);
-              } catch (err) {
-                writeErr(
-                  `warning: cannot append to ${opts.events}: ${
-                    err instanceof Error ? err.message : String(err)
-                  }\n`,
-                );
-              }
-            }
-            if (g.json) writeOut(eventJson(e) + "\n");
-            else if (e.event === "warning") writeErr(`warning: ${humanLine(e)}\n`);
-            else if (!quiet.has(e.event)) writeOut(humanLine(e) + "\n");
-          };
-          if (loaded.warning) {
-            await sink(makeEvent(opts.session, "state-reset", loaded.warning, Date.now()));
-          }
-
-          const host = new TmuxDriveHost({
-            server,
-            config,
-            session: opts.session,
-            ...(opts.orchestrator === undefined ? {} : { orchestrator: opts.orchestrator }),
-            ...(opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }),
-            claimDir: claimDir(),
-            socketPath: sock,
-          });
-          loop = new DriveLoop(
-            host,
-            {
-              session: opts.session,
-              once: opts.once,
-              intervalMs: opts.intervalMs,
-              settings: {
-                approve: opts.approve,
-                allow: opts.allow,
-                dedupWindowMs: opts.dedupWindowMs,
-                ...(opts.nudge === undefined ? {} : { nudge: opts.nudge }),
-                ...(opts.nudgeEveryMs === undefined ? {} : { nudgeEveryMs: opts.nudgeEveryMs }),
-              },
-              confirmMs: opts.confirmMs,
-              verifyMs: opts.verifyMs,
-              ...(opts.onEscalate === undefined ? {} : { onEscalate: opts.onEscalate }),
-              statePath,
-            },
-            loaded.state,
-            sink,
-          );
-          for (const s of stopSignals) Deno.addSignalListener(s, onSignal);
-          const out = await loop.run();
-          const data = {
-            session: opts.session,
-            outcome: out.reason,
-            exit_code: out.exitCode,
-            ticks: out.ticks,
-            events: out.counts,
-            state_file: statePath,
-            message: out.message,
-          };
-          const human = out.exitCode === DRIVE_EXIT.orchestratorUnavailable
-            ? [`drive stopped: ${out.message} (exit 75)`]
-            : opts.once
-            ? []
-            : [
-              `drive stopped after ${out.ticks} tick${out.ticks === 1 ? "" : "s"}: ${out.message}`,
-            ];
-          return { data, human, exitCode: out.exitCode };
-        } finally {
-          for (const s of stopSignals) {
-            try {
-              Deno.removeSignalListener(s, onSignal);
-            } catch {
-              // never added
-            }
-          }
-          lock.release();
-        }
-      });
+    const host = new TmuxDriveHost({
+      server,
+      config,
+      session: opts.session,
+      ...(opts.orchestrator === undefined ? {} : { orchestrator: opts.orchestrator }),
+      ...(opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }),
+      claimDir: claimDir(),
+      socketPath: sock,
     });
+    loop = new DriveLoop(
+      host,
+      {
+        session: opts.session,
+        once: opts.once,
+        intervalMs: opts.intervalMs,
+        settings: {
+          approve: opts.approve,
+          allow: opts.allow,
+          dedupWindowMs: opts.dedupWindowMs,
+          ...(opts.nudge === undefined ? {} : { nudge: opts.nudge }),
+          ...(opts.nudgeEveryMs === undefined ? {} : { nudgeEveryMs: opts.nudgeEveryMs }),
+        },
+        confirmMs: opts.confirmMs,
+        verifyMs: opts.verifyMs,
+        ...(opts.onEscalate === undefined ? {} : { onEscalate: opts.onEscalate }),
+        statePath,
+      },
+      loaded.state,
+      sink,
+    );
+    for (const s of stopSignals) Deno.addSignalListener(s, onSignal);
+    const out = await loop.run();
+    const data = {
+      session: opts.session,
+      outcome: out.reason,
+      exit_code: out.exitCode,
+      ticks: out.ticks,
+      events: out.counts,
+      state_file: statePath,
+      message: out.message,
+    };
+    const human = out.exitCode === DRIVE_EXIT.orchestratorUnavailable
+      ? [`drive stopped: ${out.message} (exit 75)`]
+      : opts.once
+      ? []
+      : [
+        `drive stopped after ${out.ticks} tick${out.ticks === 1 ? "" : "s"}: ${out.message}`,
+      ];
+    return { data, human, exitCode: out.exitCode };
+  } finally {
+    for (const s of stopSignals) {
+      try {
+        Deno.removeSignalListener(s, onSignal);
+      } catch {
+        // never added
+      }
+    }
+    lock.release();
+  }
 }

@@ -2,13 +2,12 @@
  * `drover profile show [NAME] [--sources]` and `drover profile list`: inspect what a CLI's
  * profile resolves to, field by field, and which profiles exist.
  */
-import type { Command } from "../deps/cli.ts";
 import { FIELDS } from "../profile/fields.ts";
 import { shippedProfiles } from "../profile/embedded.ts";
 import { effectiveCli, type FieldSource, resolveProfile } from "../profile/resolve.ts";
-import { run } from "./context.ts";
+import type { Invocation } from "./invocation.ts";
+import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
-import { registerProfileTest } from "./profile_test_cmd.ts";
 
 export function sourceText(s: FieldSource): string {
   if (s.layer === "config") return `config ${s.file}:${s.line}`;
@@ -16,79 +15,64 @@ export function sourceText(s: FieldSource): string {
   return `${s.layer} ${s.profile} (${s.file}:${s.line})`;
 }
 
-export function register(program: Command): void {
-  const profile = program.command("profile").description("inspect prompt-shape profiles");
-  registerProfileTest(profile);
+/** `drover profile show [NAME] [--sources]`. */
+export async function show({ args, opts, g }: Invocation): Promise<CommandResult> {
+  const config = await configFor(g);
+  const p = resolveProfile(effectiveCli(args.name as string | undefined, config), config);
+  const fields = FIELDS.map((f) => ({
+    name: f.name,
+    kind: f.kind,
+    extension: !f.seed,
+    value: p.values[f.name],
+    source: p.sources[f.name],
+  }));
+  const human = [`profile for ${p.cli}` + (p.shipped ? ` (shipped: ${p.shipped})` : "")];
+  for (const f of fields) {
+    human.push(`${f.name} = ${JSON.stringify(f.value)}`);
+    if (opts.sources) human.push(`    from ${sourceText(f.source)}`);
+  }
+  return { data: { cli: p.cli, shipped: p.shipped, fields }, human };
+}
 
-  profile
-    .command("show")
-    .description("every field of a CLI's resolved profile")
-    .argument("[name]", "CLI name (default: default_cli, else claude)")
-    .option("--sources", "show the layer each field came from")
-    .action(async (name: string | undefined, opts: { sources?: boolean }, cmd: Command) => {
-      await run(cmd, "drover.profile.v1", async (g) => {
-        const config = await configFor(g);
-        const p = resolveProfile(effectiveCli(name, config), config);
-        const fields = FIELDS.map((f) => ({
-          name: f.name,
-          kind: f.kind,
-          extension: !f.seed,
-          value: p.values[f.name],
-          source: p.sources[f.name],
-        }));
-        const human = [`profile for ${p.cli}` + (p.shipped ? ` (shipped: ${p.shipped})` : "")];
-        for (const f of fields) {
-          human.push(`${f.name} = ${JSON.stringify(f.value)}`);
-          if (opts.sources) human.push(`    from ${sourceText(f.source)}`);
-        }
-        return { data: { cli: p.cli, shipped: p.shipped, fields }, human };
-      });
-    });
-
-  profile
-    .command("list")
-    .description("shipped profiles and configured CLIs")
-    .action(async (_opts: unknown, cmd: Command) => {
-      await run(cmd, "drover.profile-list.v1", async (g) => {
-        const config = await configFor(g);
-        const shipped = shippedProfiles().map((s) => ({
-          id: s.id,
-          name: s.name,
-          clis: s.clis,
-          verified: s.verified,
-          default: s.isDefault,
-          file: s.file,
-          cli_version: s.provenance.cliVersion,
-          recorded: s.provenance.recorded,
-          fixtures: s.provenance.fixtures,
-        }));
-        const configured = Object.values(config.clis).map((c) => ({
-          name: c.name,
-          command: c.command,
-          enabled: c.enabled,
-          prompt_profile_fields: Object.keys(c.promptProfile),
-          shipped: resolveProfile(c.name, config).shipped,
-        }));
-        const human = ["shipped profiles:"];
-        for (const s of shipped) {
-          human.push(
-            `  ${s.id}${s.default ? " (default)" : ""}  clis: ${s.clis.join(", ")}  ` +
-              `${s.verified ? "verified" : "unverified"} against ${s.cli_version ?? "?"} (${
-                s.recorded ?? "?"
-              })`,
-          );
-        }
-        human.push(config.path ? `configured CLIs (${config.path}):` : "configured CLIs: none");
-        for (const c of configured) {
-          human.push(
-            `  ${c.name}  command: ${c.command ?? c.name}  ${c.enabled ? "enabled" : "disabled"}` +
-              `  overrides: ${c.prompt_profile_fields.length}`,
-          );
-        }
-        return {
-          data: { default_cli: config.defaultCli, shipped, configured },
-          human,
-        };
-      });
-    });
+/** `drover profile list`. */
+export async function list({ g }: Invocation): Promise<CommandResult> {
+  const config = await configFor(g);
+  const shipped = shippedProfiles().map((s) => ({
+    id: s.id,
+    name: s.name,
+    clis: s.clis,
+    verified: s.verified,
+    default: s.isDefault,
+    file: s.file,
+    cli_version: s.provenance.cliVersion,
+    recorded: s.provenance.recorded,
+    fixtures: s.provenance.fixtures,
+  }));
+  const configured = Object.values(config.clis).map((c) => ({
+    name: c.name,
+    command: c.command,
+    enabled: c.enabled,
+    prompt_profile_fields: Object.keys(c.promptProfile),
+    shipped: resolveProfile(c.name, config).shipped,
+  }));
+  const human = ["shipped profiles:"];
+  for (const s of shipped) {
+    human.push(
+      `  ${s.id}${s.default ? " (default)" : ""}  clis: ${s.clis.join(", ")}  ` +
+        `${s.verified ? "verified" : "unverified"} against ${s.cli_version ?? "?"} (${
+          s.recorded ?? "?"
+        })`,
+    );
+  }
+  human.push(config.path ? `configured CLIs (${config.path}):` : "configured CLIs: none");
+  for (const c of configured) {
+    human.push(
+      `  ${c.name}  command: ${c.command ?? c.name}  ${c.enabled ? "enabled" : "disabled"}` +
+        `  overrides: ${c.prompt_profile_fields.length}`,
+    );
+  }
+  return {
+    data: { default_cli: config.defaultCli, shipped, configured },
+    human,
+  };
 }

@@ -5,15 +5,14 @@
  * whose detected state differs, with the profile fields involved and the lines that matched them.
  * Also the saving half of `drover capture TARGET --save DIR --as STATE`, which collects such screens.
  */
-import type { Command } from "../deps/cli.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
 import type { FieldName } from "../profile/fields.ts";
 import { effectiveCli, type ResolvedProfile, resolveProfile } from "../profile/resolve.ts";
-import { execBounded } from "../profile/regex.ts";
+import { execBounded } from "../regex/mod.ts";
 import { configFor } from "./cli_common.ts";
-import { run } from "./context.ts";
-import { printable } from "./output.ts";
+import type { Invocation } from "./invocation.ts";
+import { type CommandResult, printable } from "./output.ts";
 
 /** The states a screen file may be named after (DESIGN §5). */
 export const SCREEN_STATES = [
@@ -246,34 +245,20 @@ export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
   return out;
 }
 
-/** Adds `test` under `drover profile` (called from lib/cli/profile.ts). */
-export function registerProfileTest(profile: Command): void {
-  profile
-    .command("test")
-    .description(
-      "judge a folder of your own captured screens (prompt-*.txt, busy-*.txt, idle-*.txt, " +
-        "dialog-*.txt, unavailable-*.txt, shell-*.txt; optional *.ansi.txt) with a CLI's profile",
-    )
-    .argument("<dir>", "folder of screens named <state>-<anything>.txt")
-    .option(
-      "--cli <name>",
-      "CLI whose resolved profile judges the screens (default: default_cli, else claude)",
-    )
-    .action(async (dir: string, opts: { cli?: string }, cmd: Command) => {
-      await run(cmd, "drover.profile-test.v1", async (g) => {
-        const config = await configFor(g);
-        const p = resolveProfile(effectiveCli(opts.cli, config), config);
-        const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
-        return {
-          data,
-          human: humanReport(data, p),
-          exitCode: data.mismatches > 0 ? EXIT_PROFILE_MISMATCH : 0,
-          warnings: data.skipped.length
-            ? [`skipped ${data.skipped.length} file(s) not named <state>-*.txt`]
-            : [],
-        };
-      });
-    });
+/** `drover profile test --cli NAME DIR`. */
+export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
+  const dir = args.dir as string;
+  const config = await configFor(g);
+  const p = resolveProfile(effectiveCli(opts.cli as string | undefined, config), config);
+  const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
+  return {
+    data,
+    human: humanReport(data, p),
+    exitCode: data.mismatches > 0 ? EXIT_PROFILE_MISMATCH : 0,
+    warnings: data.skipped.length
+      ? [`skipped ${data.skipped.length} file(s) not named <state>-*.txt`]
+      : [],
+  };
 }
 
 /** Validate a `--as` state for `capture --save`. */

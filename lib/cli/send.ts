@@ -1,5 +1,4 @@
 /** `drover send TARGET [TEXT…]`: type text (argv or stdin) + Enter, verified to leave the input box. */
-import type { Command } from "../deps/cli.ts";
 import { loadConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
@@ -8,7 +7,8 @@ import { stdinSource } from "../launch/prompt.ts";
 import { pasteText } from "../tmux/create.ts";
 import { sendKeys, sendLiteral } from "../tmux/send.ts";
 import { selectServer } from "../tmux/server.ts";
-import { run } from "./context.ts";
+import type { Invocation } from "./invocation.ts";
+import type { CommandResult } from "./output.ts";
 
 export interface SendData {
   pane_id: string;
@@ -40,48 +40,39 @@ async function stdinText(): Promise<string> {
   return text.replace(/\r?\n$/, "");
 }
 
-export function register(program: Command): void {
-  program
-    .command("send")
-    .description("type text into an idle agent's input box, press Enter, verify it was taken")
-    .argument("<target>", "pane: %id or session:window.pane")
-    .argument("[text...]", "the text (joined with spaces); omitted = read stdin")
-    .option("--cli <name>", "CLI assumed when nothing else identifies the pane")
-    .action(async (target: string, words: string[], _o: unknown, cmd: Command) => {
-      const o = cmd.opts() as { cli?: string };
-      await run(cmd, "drover.send.v1", async (g) => {
-        const fromArgv = words.length > 0;
-        const text = validateSendText(fromArgv ? words.join(" ") : await stdinText());
-        const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
-        const server = selectServer(g);
-        const w = await watchPane(server, config, target, o.cli);
-        const r = await sendText(text, target, {
-          observe: () => w.look(),
-          type: (t) =>
-            t.includes("\n") ? pasteText(server, w.pane.id, t) : sendLiteral(server, w.pane.id, t),
-          enter: () => sendKeys(server, w.pane.id, ["Enter"]),
-        });
-        const data: SendData = {
-          pane_id: w.pane.id,
-          target: w.pane.target,
-          cli: w.identified.cli,
-          cli_source: w.identified.source,
-          input: {
-            source: fromArgv ? "argv" : "stdin",
-            characters: [...text].length,
-            bytes: new TextEncoder().encode(text).length,
-            method: r.method,
-          },
-          enter_presses: r.enter_presses,
-          verified: true,
-          state_before: r.state_before,
-          state_after: r.state_after,
-        };
-        return {
-          data,
-          human: `sent ${data.input.bytes} bytes to ${w.pane.id} (${w.pane.target}); it left the ` +
-            `input box after ${r.enter_presses} Enter`,
-        };
-      });
-    });
+export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult<SendData>> {
+  const target = args.target as string;
+  const words = (args.text ?? []) as string[];
+  const fromArgv = words.length > 0;
+  const text = validateSendText(fromArgv ? words.join(" ") : await stdinText());
+  const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
+  const server = selectServer(g);
+  const w = await watchPane(server, config, target, o.cli as string | undefined);
+  const r = await sendText(text, target, {
+    observe: () => w.look(),
+    type: (t) =>
+      t.includes("\n") ? pasteText(server, w.pane.id, t) : sendLiteral(server, w.pane.id, t),
+    enter: () => sendKeys(server, w.pane.id, ["Enter"]),
+  });
+  const data: SendData = {
+    pane_id: w.pane.id,
+    target: w.pane.target,
+    cli: w.identified.cli,
+    cli_source: w.identified.source,
+    input: {
+      source: fromArgv ? "argv" : "stdin",
+      characters: [...text].length,
+      bytes: new TextEncoder().encode(text).length,
+      method: r.method,
+    },
+    enter_presses: r.enter_presses,
+    verified: true,
+    state_before: r.state_before,
+    state_after: r.state_after,
+  };
+  return {
+    data,
+    human: `sent ${data.input.bytes} bytes to ${w.pane.id} (${w.pane.target}); it left the ` +
+      `input box after ${r.enter_presses} Enter`,
+  };
 }

@@ -5,7 +5,7 @@
 import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
 import type { FieldName, PartialProfileValues } from "../profile/fields.ts";
-import type { CompiledPattern } from "../profile/regex.ts";
+import type { CompiledPattern } from "../regex/mod.ts";
 import { describe, validateProfileTable } from "../profile/validate.ts";
 import { parseDuration } from "./duration.ts";
 import { KeyLines, keyLines } from "./toml_lines.ts";

@@ -2,7 +2,7 @@
  * Capture text primitives shared by the detectors: line splitting, ANSI removal, decoration
  * stripping and reading SGR attributes of a styled (`capture-pane -e`) line.
  */
-import { MAX_MATCH_LINE } from "../profile/regex.ts";
+import { MAX_MATCH_LINE } from "../regex/match.ts";
 
 /** Captures longer than this many lines are judged on their last lines only. */
 export const MAX_LINES = 2000;

@@ -7,7 +7,7 @@ import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
 import { EMBEDDED_PROFILES } from "../../profiles/mod.ts";
 import { type FieldName, FIELDS, type PartialProfileValues } from "./fields.ts";
-import type { CompiledPattern } from "./regex.ts";
+import type { CompiledPattern } from "../regex/mod.ts";
 import { describe, validateProfileTable } from "./validate.ts";
 
 export interface ProfileProvenance {

@@ -20,7 +20,7 @@ import {
   SHIFTED_OPTION_ABOVE,
 } from "../detect/mod.ts";
 import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
-import { ereEscape, markersToEre } from "./regex.ts";
+import { ereEscape, markersToEre } from "../regex/mod.ts";
 import type { ResolvedProfile } from "./resolve.ts";
 
 export const PROMPT_PROFILE_FORMAT = 1;

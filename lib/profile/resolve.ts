@@ -8,7 +8,7 @@
 import type { CliEntry, Config } from "../config/load.ts";
 import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
 import { defaultProfile, shippedFor, type ShippedProfile } from "./embedded.ts";
-import type { CompiledPattern } from "./regex.ts";
+import type { CompiledPattern } from "../regex/mod.ts";
 
 export type FieldSource =
   | { readonly layer: "config"; readonly file: string; readonly line: number }

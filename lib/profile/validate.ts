@@ -4,7 +4,7 @@
  * back-reference) must never reach a detector.
  */
 import { type FieldName, FIELDS, fieldSpec, type PartialProfileValues } from "./fields.ts";
-import { type CompiledPattern, compilePattern, PatternError } from "./regex.ts";
+import { type CompiledPattern, compilePattern, PatternError } from "../regex/mod.ts";
 
 export interface ProfileIssue {
   /** Path inside the prompt_profile table: [field] or [field, index]. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { EMPTY_CONFIG, parseConfig } from "../../lib/config/load.ts";
 import { detect } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
-import { compilePattern, execBounded } from "../../lib/profile/regex.ts";
+import { compilePattern, execBounded } from "../../lib/regex/mod.ts";
 
 const claude = resolveProfile("claude", EMPTY_CONFIG);
 

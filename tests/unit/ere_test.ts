@@ -8,7 +8,7 @@ import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { captureLines } from "../../lib/detect/text.ts";
 import { FIELDS } from "../../lib/profile/fields.ts";
 import { exportRows, liveOptionEre } from "../../lib/profile/export.ts";
-import { compilePattern, ereEscape, PatternError } from "../../lib/profile/regex.ts";
+import { compilePattern, ereEscape, PatternError } from "../../lib/regex/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { shippedProfiles } from "../../lib/profile/embedded.ts";
 import { stripDecoration } from "../../lib/detect/mod.ts";

@@ -1,0 +1,18 @@
+/** What a command's code receives from the argument layer, and what it must export. */
+import type { ArgValue, OptionValue } from "./argv.ts";
+import type { CommandResult, GlobalOptions } from "./output.ts";
+
+export interface Invocation {
+  /** Positional arguments by name (`target`, `file` …); a variadic one is a list. */
+  args: Record<string, ArgValue>;
+  /** The command's own options by camelCase key (`dryRun`, `formatVersion` …). */
+  opts: Record<string, OptionValue | undefined>;
+  /** The global options. */
+  g: GlobalOptions;
+}
+
+/** A command module (lib/cli/<name>.ts): its body; printing and exit codes are the caller's. */
+export interface CommandModule {
+  // deno-lint-ignore no-explicit-any
+  action(inv: Invocation): Promise<CommandResult<any>> | CommandResult<any>;
+}

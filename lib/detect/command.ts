@@ -1,0 +1,177 @@
+/**
+ * What a permission prompt asks about: the command or the file, whether the live prompt is a
+ * permission prompt at all, and the manual-pattern candidate derived from the command.
+ */
+import type { ResolvedProfile } from "../profile/resolve.ts";
+import { execBounded } from "../regex/match.ts";
+import { type Live, modalTop } from "./liveness.ts";
+import { hasAny, type Screen, startsAny, styledLine } from "./screen.ts";
+import { contentOf, DECORATION, isGreyFg, isRule, stripDecoration, styledChars } from "./text.ts";
+
+export interface Subject {
+  command: string | null;
+  file_path: string | null;
+}
+
+/**
+ * The command and file path. On a live prompt, only from the modal itself (from its top rule down
+ * to its end), so a command left in the transcript above never stands in for the one asked about.
+ */
+export function subjectOf(
+  s: Screen,
+  p: ResolvedProfile,
+  live: Live,
+  region: readonly number[],
+  styled: string[] | null,
+): Subject {
+  const lastLine = live.live ? live.end : s.lines.length - 1;
+  const top = live.live ? modalTop(s, live) : 0;
+  const command = commandOf(s, p, lastLine, top, (i) => lineIsGrey(styled, s, i)) ??
+    commandLineOf(s, p, region);
+  const file_path = filePathOf(s, p, top, lastLine);
+  return { command, file_path };
+}
+
+/** Approval markers anywhere on screen. */
+export function approvalOf(s: Screen, p: ResolvedProfile): boolean {
+  return s.nb.some((i) => hasAny(s.lower[i], p.matchers.markers.approval_markers));
+}
+
+/** A live prompt that asks for a permission: approval, command header or file prompt in it. */
+export function permissionPromptOf(
+  s: Screen,
+  p: ResolvedProfile,
+  live: Live,
+  region: readonly number[],
+  file_path: string | null,
+): boolean {
+  const mk = p.matchers.markers;
+  const approvalInRegion = region.some((i) => hasAny(s.lower[i], mk.approval_markers));
+  const headerInRegion = region.some((i) => {
+    const low = stripDecoration(s.lower[i]);
+    return mk.command_header_markers.some((m) =>
+      m.endsWith("(") ? low.includes(m) : low.startsWith(m)
+    );
+  });
+  const fileInRegion = live.live && file_path !== null;
+  return live.live && (approvalInRegion || headerInRegion || fileInRegion);
+}
+
+/** The command, else the file path, when it parses as a command (the manual-pattern candidate). */
+export function manualPatternOf(subject: Subject, p: ResolvedProfile): string | null {
+  const candidate = subject.command ?? subject.file_path;
+  return candidate !== null && parsesAsCommand(candidate, p) ? candidate.trim() : null;
+}
+
+function isConfirmationBoundary(c: string, p: ResolvedProfile): boolean {
+  const low = c.toLowerCase();
+  return startsAny(low, p.matchers.markers.live_prompt_markers) ||
+    hasAny(low, p.matchers.markers.approval_markers) ||
+    execBounded(p.matchers.patterns.option_line_pattern, c) !== null;
+}
+
+/**
+ * The command awaiting a decision; the last header wins.
+ * - Inline form (`Bash(…)` at the start of a decoration-stripped line): up to the last `)`, also
+ *   when the call wraps over following lines (joined with "\n"). A marker mid-sentence (an
+ *   explanation naming a `Bash(find:*)` rule) is not a tool call.
+ * - Header form (`Bash command` on its own): the block of non-blank lines after it, up to a
+ *   confirmation boundary or a blank line. With the styled capture, grey/dim lines (the CLI's
+ *   description of the command) end the command; without it the whole block is kept — erring on
+ *   the side of more text, never truncating a multi-line command to its harmless first line.
+ */
+function commandOf(
+  s: Screen,
+  p: ResolvedProfile,
+  lastLine: number,
+  firstLine: number,
+  grey: (i: number) => boolean | null,
+): string | null {
+  const markers = p.matchers.markers.command_header_markers;
+  const inline = markers.filter((m) => m.endsWith("("));
+  const header = markers.filter((m) => !m.endsWith("("));
+  for (let idx = lastLine; idx >= firstLine; idx--) {
+    const line = contentOf(s.lines[idx]);
+    const low = line.toLowerCase();
+    const m = inline.find((mk) => low.startsWith(mk));
+    if (m !== undefined) {
+      const parts = [line.slice(m.length)];
+      for (let j = idx + 1; j < s.lines.length && j <= idx + 20; j++) {
+        if (parts[parts.length - 1].includes(")")) break;
+        const next = contentOf(s.lines[j]);
+        if (next === "") break;
+        parts.push(next);
+      }
+      const joined = parts.map((x) => x.trim()).join("\n");
+      const end = joined.lastIndexOf(")");
+      if (end >= 0 && joined.slice(0, end).trim() !== "") return joined.slice(0, end).trim();
+    }
+    if (startsAny(low, header)) {
+      const block: string[] = [];
+      for (let j = idx + 1; j < s.lines.length; j++) {
+        const c = contentOf(s.lines[j]);
+        if (c === "") {
+          if (block.length === 0) continue;
+          break;
+        }
+        if (isConfirmationBoundary(c, p) || isRule(s.lines[j])) break;
+        if (block.length > 0 && grey(j) === true) break;
+        block.push(c.trim());
+      }
+      if (block.length > 0) return block.join("\n");
+    }
+  }
+  return null;
+}
+
+/**
+ * `command_line_pattern`: the command line of a live permission prompt (Codex's `$ cmd`, Gemini's
+ * `? Shell cmd`), searched in the live region from the bottom up; group 1 is the command.
+ */
+function commandLineOf(s: Screen, p: ResolvedProfile, region: readonly number[]): string | null {
+  const re = p.matchers.patterns.command_line_pattern;
+  if (!re) return null;
+  for (let k = region.length - 1; k >= 0; k--) {
+    const m = execBounded(re, contentOf(s.lines[region[k]]));
+    const g = m?.[1]?.trim();
+    if (g) return g;
+  }
+  return null;
+}
+
+function filePathOf(s: Screen, p: ResolvedProfile, from: number, to: number): string | null {
+  const re = p.matchers.patterns.file_prompt_pattern;
+  for (let i = from; i <= to; i++) {
+    const m = execBounded(re, contentOf(s.lines[i]));
+    if (!m) continue;
+    const g = m[1] ?? m.slice(1).find((x) => x !== undefined) ?? "";
+    const path = g.trim().replace(/^["'`]+|["'`]+$/g, "").trim();
+    if (path !== "") return path;
+  }
+  return null;
+}
+
+const DECORATION_CHARS = new Set([...DECORATION]);
+
+/** Every visible character of line `i` is dim or grey; null when there is no styled form. */
+function lineIsGrey(styled: string[] | null, s: Screen, i: number): boolean | null {
+  const sl = styledLine(styled, s, i);
+  if (sl === undefined) return null;
+  const chars = styledChars(sl).filter((c) => c.ch.trim() !== "" && !DECORATION_CHARS.has(c.ch));
+  return chars.length > 0 && chars.every((c) => c.dim || isGreyFg(c.fg));
+}
+
+/** "Parses as a command": the anchor's manual-pattern shape check. */
+function parsesAsCommand(p: string, prof: ResolvedProfile): boolean {
+  const t = p.trim();
+  if (t === "") return false;
+  const low = t.toLowerCase();
+  if (
+    hasAny(low, prof.matchers.markers.prompt_boilerplate_markers) || low === "yes" || low === "no"
+  ) {
+    return false;
+  }
+  const head = t.split(/\s+/).find((tok) => !/^[A-Za-z0-9_]+=/.test(tok));
+  if (!head) return false;
+  return /[A-Za-z0-9]/.test(head) && /^[A-Za-z0-9_\-./~]+$/.test(head);
+}

@@ -1,0 +1,130 @@
+/**
+ * The choices a live prompt offers: its numbered option lines, which of them grants broadly, and
+ * the un-numbered choice row some CLIs draw instead (`choice_row_markers`).
+ */
+import type { ResolvedProfile } from "../profile/resolve.ts";
+import { execBounded } from "../regex/match.ts";
+import type { Live } from "./liveness.ts";
+import { hasAny, type Screen } from "./screen.ts";
+import {
+  contentOf,
+  isGreyFg,
+  stripAnsi,
+  stripDecoration,
+  type StyledChar,
+  styledChars,
+  styledLines,
+} from "./text.ts";
+
+export interface OptionLine {
+  number: number;
+  text: string;
+  selected: boolean;
+}
+
+export interface ChoiceRowEntry {
+  text: string;
+  selected: boolean;
+}
+
+/** Glyphs that mark an option line as the selected one. */
+const SELECT_GLYPHS = ["❯", "›"];
+
+/** Numbered options of the live prompt: the last run numbered 1, 2, 3 … in the region. */
+export function optionsOf(
+  s: Screen,
+  live: Live,
+  region: readonly number[],
+  p: ResolvedProfile,
+): OptionLine[] {
+  if (!live.live) return [];
+  const found: OptionLine[] = [];
+  for (const i of region) {
+    const raw = s.lines[i];
+    const stripped = stripDecoration(raw);
+    const m = execBounded(p.matchers.patterns.option_line_pattern, stripped);
+    if (!m) continue;
+    const digits = /[0-9]+/.exec(m[0]) ?? /^[0-9]+/.exec(stripped);
+    if (!digits) continue;
+    const text = contentOf(stripped.slice(m.index + m[0].length));
+    const lead = raw.slice(0, raw.trimEnd().length - stripped.length);
+    const selected = SELECT_GLYPHS.some((g) => lead.includes(g));
+    found.push({ number: Number(digits[0]), text: text.trim(), selected });
+  }
+  // Group into consecutive runs and keep the last one that starts at 1.
+  const runs: OptionLine[][] = [];
+  for (const o of found) {
+    const cur = runs[runs.length - 1];
+    if (cur && o.number === cur[cur.length - 1].number + 1) cur.push(o);
+    else runs.push([o]);
+  }
+  for (let r = runs.length - 1; r >= 0; r--) if (runs[r][0].number === 1) return runs[r];
+  return runs.length > 0 ? runs[runs.length - 1] : [];
+}
+
+/** The first option whose text carries a broad-grant marker. */
+export function broadGrantOf(options: readonly OptionLine[], p: ResolvedProfile): number | null {
+  for (const o of options) {
+    if (hasAny(o.text.toLowerCase(), p.matchers.broadGrant)) return o.number;
+  }
+  return null;
+}
+
+/**
+ * `choice_row_markers`: the lowest line of the live region that carries every choice, in order.
+ * A choice is selected when it is the only one drawn bright (not dim, not grey) in the styled
+ * capture; with no styled capture, or no single bright choice, none is selected (so nothing that
+ * relies on the selection acts).
+ */
+export function choiceRowOf(
+  s: Screen,
+  p: ResolvedProfile,
+  region: readonly number[],
+  styled: string | undefined,
+): ChoiceRowEntry[] | null {
+  const markers = p.values.choice_row_markers;
+  if (!markers || markers.length === 0) return null;
+  const lows = p.matchers.markers.choice_row_markers;
+  for (let k = region.length - 1; k >= 0; k--) {
+    const i = region[k];
+    const low = s.lower[i];
+    const cols: number[] = [];
+    let from = 0;
+    for (const m of lows) {
+      const at = low.indexOf(m, from);
+      if (at < 0) break;
+      cols.push(at);
+      from = at + m.length;
+    }
+    if (cols.length !== lows.length) continue;
+    const bright = styled ? brightChoices(styledLines(styled), s.lines[i], cols, lows) : null;
+    const single = bright !== null && bright.filter(Boolean).length === 1;
+    return markers.map((m, n) => ({ text: m, selected: single && bright![n] }));
+  }
+  return null;
+}
+
+/** For each choice at `cols` (UTF-16 columns of the plain line): drawn bright in the styled line? */
+function brightChoices(
+  styled: string[],
+  plainLine: string,
+  cols: readonly number[],
+  markers: readonly string[],
+): boolean[] | null {
+  const plain = plainLine.trimEnd();
+  const sl = styled.find((l) => stripAnsi(l).trimEnd() === plain);
+  if (sl === undefined) return null;
+  const chars: StyledChar[] = styledChars(sl);
+  // UTF-16 column of each styled character.
+  const at: number[] = [];
+  let col = 0;
+  for (const c of chars) {
+    at.push(col);
+    col += c.ch.length;
+  }
+  return cols.map((c0, n) => {
+    const c1 = c0 + markers[n].length;
+    const inChoice = chars.filter((c, j) => at[j] >= c0 && at[j] < c1 && c.ch.trim() !== "");
+    return inChoice.length > 0 && inChoice.every((c) => !c.dim && (c.inverse || !isGreyFg(c.fg)));
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * `detect()`: every detector of DESIGN §5 run on one capture with the resolved profile of the
+ * pane's own CLI, and the pane state derived from them in the §5 precedence.
+ */
+import type { ResolvedProfile } from "../profile/resolve.ts";
+import { approvalOf, manualPatternOf, permissionPromptOf, subjectOf } from "./command.ts";
+import { inputBoxOf, inputTextOf } from "./input.ts";
+import { livePrompt, regionOf } from "./liveness.ts";
+import { type Mode, modeOf } from "./mode.ts";
+import {
+  broadGrantOf,
+  type ChoiceRowEntry,
+  choiceRowOf,
+  type OptionLine,
+  optionsOf,
+} from "./options.ts";
+import {
+  dialogMarkerLine,
+  dialogNameOf,
+  midResponseOf,
+  type Readiness,
+  readinessOf,
+} from "./readiness.ts";
+import { screenOf } from "./screen.ts";
+import { stuckOf } from "./stuck.ts";
+import { styledLines } from "./text.ts";
+
+/** Raw capture-pane output: plain (`-p -J`) and optionally styled (`-p -e -J`). */
+export interface Capture {
+  plain: string;
+  styled?: string;
+}
+
+export interface DetectOptions {
+  /** The pane title (mode markers also read it). */
+  title?: string;
+}
+
+export type PaneState = "unavailable" | "prompt" | "dialog" | "busy" | "shell" | "idle" | "unknown";
+
+/** Every verdict of §5 under the §7 `detect --json` names (plus documented extensions). */
+export interface Verdicts {
+  cli: string;
+  state: PaneState;
+  readiness: Readiness;
+  approval: boolean;
+  live_prompt: boolean;
+  permission_prompt: boolean;
+  mid_response: boolean;
+  command: string | null;
+  file_path: string | null;
+  options: OptionLine[];
+  broad_grant_option: number | null;
+  input_box: string | null;
+  mode: Mode;
+  stream_error: string | null;
+  context_bloat_k: number | null;
+  context_used_pct: number | null;
+  paste_buffer: string | null;
+  cli_unavailable: string | null;
+  manual_pattern: string | null;
+  /** Extension: an input line is visible (empty or not). */
+  input_line: boolean;
+  /** Extension: the first `dialog_markers` entry seen on a live dialog screen, else null. */
+  dialog: string | null;
+  /**
+   * Extension (`choice_row_markers`): the un-numbered choice row of a live prompt (OpenCode's
+   * "Allow once  Allow always  Reject"), in screen order, with the one the styled capture shows
+   * selected; null when the profile describes none or none is on the live prompt.
+   */
+  choice_row: ChoiceRowEntry[] | null;
+}
+
+/** Run every detector on one capture with the pane's own resolved profile. Never throws. */
+export function detect(
+  capture: Capture,
+  profile: ResolvedProfile,
+  opts: DetectOptions = {},
+): Verdicts {
+  const p = profile;
+  const s = screenOf(capture.plain ?? "");
+  const styled = capture.styled ? styledLines(capture.styled) : null;
+  const live = livePrompt(s, p);
+  const region = regionOf(s, live);
+  const options = optionsOf(s, live, region, p);
+  const subject = subjectOf(s, p, live, region, styled);
+  const permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
+  const box = inputBoxOf(s, p);
+  const mid_response = midResponseOf(s, p, box);
+  const dialogIdx = dialogMarkerLine(s, p, box);
+  const readiness = readinessOf(s, p, dialogIdx);
+  const stuck = stuckOf(s, p, box);
+
+  // The §5 precedence; past the permission-prompt branch, a live prompt is a dialog.
+  let state: PaneState;
+  if (stuck.cli_unavailable !== null) state = "unavailable";
+  else if (permission_prompt) state = "prompt";
+  else if (live.live || dialogIdx !== undefined) state = "dialog";
+  else if (mid_response) state = "busy";
+  else if (readiness === "bare_shell") state = "shell";
+  else if (readiness === "ready" || box !== null) state = "idle";
+  else state = "unknown";
+
+  return {
+    cli: p.cli,
+    state,
+    readiness,
+    approval: approvalOf(s, p),
+    live_prompt: live.live,
+    permission_prompt,
+    mid_response,
+    command: subject.command,
+    file_path: subject.file_path,
+    options,
+    broad_grant_option: broadGrantOf(options, p),
+    input_box: inputTextOf(s, p, box, styled),
+    mode: modeOf(s, p, opts.title),
+    stream_error: stuck.stream_error,
+    context_bloat_k: stuck.context_bloat_k,
+    context_used_pct: stuck.context_used_pct,
+    paste_buffer: stuck.paste_buffer,
+    cli_unavailable: stuck.cli_unavailable,
+    manual_pattern: manualPatternOf(subject, p),
+    input_line: box !== null,
+    choice_row: choiceRowOf(s, p, region, capture.styled),
+    dialog: dialogNameOf(s, p, dialogIdx),
+  };
+}

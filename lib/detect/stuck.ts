@@ -1,0 +1,56 @@
+/**
+ * The shapes of a stuck CLI that the drive loop acts on: a stream error, context bloat and use,
+ * a collapsed paste buffer, and the CLI reporting itself unavailable.
+ */
+import type { ResolvedProfile } from "../profile/resolve.ts";
+import { execBounded } from "../regex/match.ts";
+import { bottomOutsideBox, type InputBox } from "./input.ts";
+import { bottomOf, hasAny, lastIndex, type Screen } from "./screen.ts";
+import { contentOf } from "./text.ts";
+
+export interface Stuck {
+  stream_error: string | null;
+  context_bloat_k: number | null;
+  context_used_pct: number | null;
+  paste_buffer: string | null;
+  cli_unavailable: string | null;
+}
+
+export function stuckOf(s: Screen, p: ResolvedProfile, box: InputBox | null): Stuck {
+  const mk = p.matchers.markers;
+  const bottom = bottomOf(s);
+  const streamIdx = lastIndex(s.nb, (i) => hasAny(s.lower[i], mk.stream_error_markers));
+  const pctRe = p.matchers.patterns.context_used_pattern;
+  const unavailIdx = lastIndex(
+    bottomOutsideBox(s, box),
+    (i) => hasAny(s.lower[i], mk.cli_unavailable_markers),
+  );
+  return {
+    stream_error: streamIdx === undefined ? null : contentOf(s.lines[streamIdx]),
+    context_bloat_k: numberOf(s, p.matchers.patterns.context_bloat_pattern, s.nb),
+    context_used_pct: pctRe === null ? null : numberOf(s, pctRe, bottom),
+    paste_buffer: pasteBufferOf(s, p, box ? box.lines : bottom),
+    cli_unavailable: unavailIdx === undefined ? null : contentOf(s.lines[unavailIdx]),
+  };
+}
+
+/** The lowest paste-buffer placeholder on the given lines (the input line, else the bottom). */
+function pasteBufferOf(s: Screen, p: ResolvedProfile, lines: readonly number[]): string | null {
+  for (let k = lines.length - 1; k >= 0; k--) {
+    const m = execBounded(p.matchers.patterns.paste_buffer_pattern, s.lines[lines[k]]);
+    if (m) return m[0];
+  }
+  return null;
+}
+
+/** First all-digit capture group of the last matching line (for bloat k / percent). */
+function numberOf(s: Screen, re: RegExp, lines: readonly number[]): number | null {
+  for (let k = lines.length - 1; k >= 0; k--) {
+    const m = execBounded(re, s.lines[lines[k]]);
+    if (!m) continue;
+    for (let g = 1; g < m.length; g++) {
+      if (m[g] !== undefined && /^[0-9]+$/.test(m[g])) return Number(m[g]);
+    }
+  }
+  return null;
+}

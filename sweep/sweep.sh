@@ -5,7 +5,8 @@
 # with `IFS=$'\t' read -r` and used only as a regex operand — never eval'd, never executed. This
 # file holds no marker of any CLI. The safety rules of `approve` are compiled here, mirroring
 # drover's own gate (DESIGN §6): orchestrator refusal, one claim per pane, a fresh capture that
-# re-confirms a live permission prompt, option 1 only, broad-grant refusal, dialog refusal.
+# re-confirms a live permission prompt, option 1 only, broad-grant refusal, dialog refusal, and
+# option 1 must be an affirmative one-time choice (never a rejection or a mode switch).
 #
 # Usage: sweep.sh [-L name | -S path] [--config FILE] [--cli NAME] [--session S] <command> [args]
 #   snapshot                 last lines of every pane of the session, with drover's verdicts
@@ -19,7 +20,10 @@
 # Exit codes: 0 ok / approved; 2 usage; 3 drover or tmux missing / failed; 4 pane not found;
 # 5 format version mismatch between this script and drover;
 # approve refusals: 10 orchestrator, 11 claimed, 12 no live prompt, 13 dialog, 14 broad grant,
-# 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live.
+# 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live,
+# 18 option 1 is not an affirmative one-time choice (a rejection such as "No", or a mode switch).
+# sweep.sh answers numbered options only: an un-numbered choice list is refused (18 when its first
+# choice is no one-time yes, else 15); `drover approve` confirms such a list with Enter.
 #
 # Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
 # state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
@@ -175,9 +179,9 @@ p() {
 }
 
 # split_header_markers CLI — command_header_markers holds two forms: an inline one ending in "("
-# (matched anywhere in the line) and a whole-line header (matched at the start of the stripped
-# line). The alternation is split at unescaped "|" into PROF[cli|_inline_headers] and
-# PROF[cli|_line_headers].
+# and a whole-line header; both count only at the start of the stripped line (a rule named
+# mid-sentence, "such as Bash(*)", is no tool call). The alternation is split at unescaped "|"
+# into PROF[cli|_inline_headers] and PROF[cli|_line_headers].
 split_header_markers() {
   local cli=$1 ere alt="" c i inline=() line=() a
   ere=$(p "$cli" command_header_markers)
@@ -198,10 +202,13 @@ split_header_markers() {
   for a in "${alts[@]}"; do
     if [[ "$a" == *'\(' ]]; then inline+=("$a"); else line+=("$a"); fi
   done
-  PROF["$cli|_inline_headers"]=$(
-    IFS='|'
-    printf '%s' "${inline[*]}"
-  )
+  PROF["$cli|_inline_headers"]=""
+  if ((${#inline[@]} > 0)); then
+    PROF["$cli|_inline_headers"]="^($(
+      IFS='|'
+      printf '%s' "${inline[*]}"
+    ))"
+  fi
   PROF["$cli|_line_headers"]=""
   if ((${#line[@]} > 0)); then
     PROF["$cli|_line_headers"]="^($(
@@ -243,14 +250,39 @@ mp() {
   return $rc
 }
 
-# Split a capture into NB (non-blank lines).
+# Split a capture into NB (non-blank lines) and NBI (each one's line number in the capture).
 split_nb() {
-  local line
+  local line n=0
   NB=()
+  NBI=()
   while IFS= read -r line || [[ -n "$line" ]]; do
     line=${line//$'\r'/}
-    [[ "$line" == *[![:space:]]* ]] && NB+=("$line")
+    if [[ "$line" == *[![:space:]]* ]]; then
+      NB+=("$line")
+      NBI+=("$n")
+    fi
+    n=$((n + 1))
   done <<<"$1"
+}
+
+# is_rule LINE — a drawn rule (─ ━ ═ ╌ ┄, at least 3 wide); is_full_rule — solid ─ only (the
+# top of a modal, as drover's modalTop reads it).
+is_rule() {
+  local t=${1##+([[:space:]])}
+  t=${t%%+([[:space:]])}
+  ((${#t} >= 3)) && [[ $t =~ ^[─━═╌┄-]+$ && $t =~ [─━═╌┄] ]]
+}
+is_full_rule() {
+  local t=${1##+([[:space:]])}
+  t=${t%%+([[:space:]])}
+  ((${#t} >= 3)) && [[ $t =~ ^─+$ ]]
+}
+
+# begins_with TEXT ERE — TEXT begins with one of the ERE's words, as a whole word.
+begins_with() {
+  [[ -n "$2" ]] || return 1
+  local t=${1##+([[:space:]])}
+  [[ $t =~ ^($2)([^[:alnum:]]|$) ]]
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -276,12 +308,18 @@ analyze() {
   inline_re=$(p "$cli" _inline_headers)
   lineh_re=$(p "$cli" _line_headers)
   file_re=$(p "$cli" file_prompt_pattern)
-  broad_re=$(p "$cli" broad_grant_marker)
+  # The gate's own wordings: the shipped profiles' plus this CLI's additions (never fewer).
+  broad_re=$(p "$cli" _gate_broad_grant)
+  BROAD_RE=$broad_re
+  GATE_REJECTION=$(p "$cli" _gate_rejection)
+  GATE_MODE_SWITCH=$(p "$cli" _gate_mode_switch)
+  GATE_AFFIRMATIVE=$(p "$cli" _gate_affirmative)
+  GATE_AFFIRMATIVE_OWN=$(p "$cli" _gate_affirmative_own)
   local tail=${PROF["$cli|_live_tail"]} block=${PROF["$cli|_live_block"]}
   local max_below=${PROF["$cli|_shifted_max_below"]} above=${PROF["$cli|_shifted_option_above"]}
   split_nb "$cap"
   local n=${#NB[@]} i j k
-  LIVE=0 PERM=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP=""
+  LIVE=0 PERM=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP="" COLUMN=0
   local rs=0 re=$((n - 1))
   ((n == 0)) && return 0
   local tail_start=$((n > tail ? n - tail : 0))
@@ -316,9 +354,20 @@ analyze() {
     done
   fi
   ((LIVE)) || return 0
-  # Approval-shaped: an approval marker, a command header or a file prompt within the region.
+  # The modal starts at the nearest solid rule above its end; only the modal is approval-shaped
+  # (the turn's "● Bash(…)" line above a notice never makes the notice a permission prompt).
+  local top=-1 ms
+  for ((i = re; i >= 0; i--)); do
+    if is_full_rule "${NB[i]}"; then
+      top=$i
+      break
+    fi
+  done
+  ms=$rs
+  ((top > ms)) && ms=$top
+  # Approval-shaped: an approval marker, a command header or a file prompt within the modal.
   local content
-  for ((i = rs; i <= re; i++)); do
+  for ((i = ms; i <= re; i++)); do
     strip_decoration "${NB[i]}"
     content=${STRIPPED%%+([[:space:]│┃║])}
     if mi "${NB[i]}" "$approval_re" || mi "$STRIPPED" "$inline_re" ||
@@ -345,9 +394,57 @@ analyze() {
     if [[ "$LEAD" == *❯* || "$LEAD" == *›* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
     if mi "$OPT1" "$broad_re"; then BROAD1=1; else BROAD1=0; fi
   done
+  [[ -z "$OPT1" ]] && choice_column "$top" "$re"
   # Selection moves between captures; the fingerprint must not.
   FP=${FP//❯/}
   FP=${FP//›/}
+}
+
+# column_entry K — NB[K] continues the choice column COL_* describes (same text column, no glyph).
+column_entry() {
+  local k=$1 l lead
+  ((k > COL_TOP && k <= COL_END)) || return 1
+  l=${NB[k]}
+  is_rule "$l" && return 1
+  option_at "$l" && return 1
+  [[ "$l" == *❯* || "$l" == *›* ]] && return 1
+  lead=${l%%[![:space:]]*}
+  ((${#lead} == COL_COL))
+}
+
+# choice_column TOP END — an un-numbered choice list in the modal (below NB index TOP, up to
+# END), as drover's choiceColumnOf reads it: the lowest line "❯ text" (not a numbered option),
+# and the lines right above and below whose text starts in the same column. Sets COLUMN=1, OPT1
+# (the first choice) and OPT1_SEL when it has two entries or more.
+choice_column() {
+  local i j first n text
+  COL_TOP=$1 COL_END=$2
+  for ((i = COL_END; i > COL_TOP; i--)); do
+    [[ ${NB[i]} =~ ^([[:space:]]*)(❯|›)([[:space:]]+)([^[:space:]].*)$ ]] || continue
+    COL_COL=$((${#BASH_REMATCH[1]} + 1 + ${#BASH_REMATCH[3]}))
+    text=${BASH_REMATCH[4]}
+    option_at "${NB[i]}" && continue
+    first=$i n=1
+    for ((j = i - 1; n < 8 && j >= 0; j--)); do
+      ((NBI[j] == NBI[j + 1] - 1)) && column_entry "$j" || break
+      first=$j n=$((n + 1))
+    done
+    for ((j = i + 1; n < 8; j++)); do
+      ((j <= COL_END && NBI[j] == NBI[j - 1] + 1)) && column_entry "$j" || break
+      n=$((n + 1))
+    done
+    ((n >= 2)) || return 0
+    COLUMN=1
+    if ((first == i)); then
+      OPT1=$text OPT1_SEL=1
+    else
+      strip_decoration "${NB[first]}"
+      OPT1=$STRIPPED OPT1_SEL=0
+    fi
+    OPT1=${OPT1%%+([[:space:]│┃║])}
+    if mi "$OPT1" "$BROAD_RE"; then BROAD1=1; else BROAD1=0; fi
+    return 0
+  done
 }
 
 # verdict: the gate's decision for the analyzed capture -> VERDICT, REASON_CODE, REASON
@@ -360,6 +457,11 @@ verdict() {
     VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
   elif ((BROAD1)); then
     VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
+  elif begins_with "$OPT1" "$GATE_REJECTION" || mi "$OPT1" "$GATE_MODE_SWITCH" ||
+    ! begins_with "$OPT1" "$GATE_AFFIRMATIVE" || ! begins_with "$OPT1" "$GATE_AFFIRMATIVE_OWN"; then
+    VERDICT=refuse REASON_CODE=18 REASON="not-affirmative"
+  elif ((COLUMN)); then
+    VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
   else
     VERDICT=approve REASON_CODE=0 REASON="option 1"
   fi
@@ -504,6 +606,7 @@ cmd_classify() {
   "dialog") printf 'refuse (dialog: not a permission prompt)\n' ;;
   "no-option-1") printf 'refuse (no option 1)\n' ;;
   "broad-grant") printf 'refuse (broad grant on option 1)\n' ;;
+  "not-affirmative") printf 'refuse (not affirmative: option 1 is no one-time yes)\n' ;;
   *) printf 'approve option=1\n' ;;
   esac
 }

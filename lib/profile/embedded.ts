@@ -11,7 +11,13 @@ import type { CompiledPattern } from "../regex/mod.ts";
 import { describe, validateProfileTable } from "./validate.ts";
 
 export interface ProfileProvenance {
+  /** The newest version the profile was recorded against. */
   readonly cliVersion: string | null;
+  /**
+   * Every CLI version the profile is verified on (`verified_versions`; without it, `cli_version`
+   * alone). Detection must hold on all of them and never needs to know which one a pane runs.
+   */
+  readonly verifiedVersions: readonly string[];
   readonly recorded: string | null;
   readonly fixtures: string | null;
   readonly scenarios: readonly string[];
@@ -40,6 +46,7 @@ const PROFILE_META_KEYS = new Set([
   "verified",
   "default",
   "cli_version",
+  "verified_versions",
   "recorded",
   "fixtures",
   "scenarios",
@@ -95,6 +102,16 @@ export function parseProfileFile(file: string, text: string): ShippedProfile {
   if (typeof m.verified !== "boolean") at(["profile", "verified"], "must be true or false");
   const isDefault = m.default === true;
   const scenarios = Array.isArray(m.scenarios) ? m.scenarios.map(String) : [];
+  let verifiedVersions: string[] | null = null;
+  if (m.verified_versions !== undefined) {
+    const vv = m.verified_versions;
+    if (
+      Array.isArray(vv) && vv.length > 0 &&
+      vv.every((v) => typeof v === "string" && v.trim() !== "")
+    ) {
+      verifiedVersions = vv as string[];
+    } else at(["profile", "verified_versions"], "must be a non-empty array of version strings");
+  }
 
   for (const k of Object.keys(doc)) {
     if (k !== "profile" && k !== "prompt_profile") at([k], "unknown table in a profile file");
@@ -128,6 +145,8 @@ export function parseProfileFile(file: string, text: string): ShippedProfile {
     file,
     provenance: {
       cliVersion: str("cli_version", false),
+      verifiedVersions: verifiedVersions ??
+        (typeof m.cli_version === "string" && m.cli_version ? [m.cli_version] : []),
       recorded: str("recorded", false),
       fixtures: str("fixtures", false),
       scenarios,

@@ -6,6 +6,8 @@
  *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
  *   <field><TAB><ere>                     one row per profile field
  *   _<constant><TAB><value>               compiled constants (decoration class, windows)
+ *   _gate_<list><TAB><ere>                the approve gate's option-1 wordings (gate_words.ts:
+ *                                         shipped ones + the CLI's additions), marker lists
  * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
  * Every other field row is a marker list: match it case-insensitively (`grep -Ei`, nocasematch).
  * An empty ERE means the (extension) field is unset for this CLI: skip it, it never matches.
@@ -22,6 +24,7 @@ import {
 import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
 import { ereEscape, markersToEre } from "../regex/mod.ts";
 import type { ResolvedProfile } from "./resolve.ts";
+import { gateWordsFor } from "./gate_words.ts";
 
 export const PROMPT_PROFILE_FORMAT = 1;
 export const PROMPT_PROFILE_HEADER = `#drover-prompt-profile\t${PROMPT_PROFILE_FORMAT}`;
@@ -79,6 +82,18 @@ export function exportRows(p: ResolvedProfile): ExportRow[] {
   ];
   for (const [name, ere] of constants) {
     rows.push({ name, kind: "constant", case_insensitive: false, ere });
+  }
+  // The gate's wordings (lowercase marker lists, matched case-insensitively like the fields).
+  const w = gateWordsFor(p);
+  const lists: Array<[string, readonly string[]]> = [
+    ["_gate_affirmative", w.affirmative],
+    ["_gate_affirmative_own", w.affirmativeOwn],
+    ["_gate_rejection", w.rejection],
+    ["_gate_mode_switch", w.modeSwitch],
+    ["_gate_broad_grant", w.broadGrant],
+  ];
+  for (const [name, list] of lists) {
+    rows.push({ name, kind: "constant", case_insensitive: true, ere: markersToEre(list) });
   }
   return rows;
 }

@@ -217,9 +217,15 @@ Deno.test("profile list and profile show", async () => {
   const list = envelope(await drover(["--json", "profile", "list"]));
   const claude = list.data.shipped.find((p: { id: string }) => p.id === "claude-code");
   assert.ok(claude.default);
-  assert.equal(claude.cli_version, "2.1.197");
+  assert.equal(claude.cli_version, "2.1.332");
+  assert.deepEqual(claude.verified_versions, ["2.1.197", "2.1.332"]);
   const show = await drover(["profile", "show", "claude", "--sources"]);
   assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /^verified on: Claude Code 2\.1\.197, 2\.1\.332$/m);
+  const json = envelope(await drover(["--json", "profile", "show", "claude"]));
+  assert.deepEqual(json.data.verified_versions, ["2.1.197", "2.1.332"]);
+  const unknown = envelope(await drover(["--json", "profile", "show", "mystery-agent"]));
+  assert.deepEqual(unknown.data.verified_versions, []);
   assert.match(show.stdout, /^cli_unavailable_markers = /m);
   assert.match(show.stdout, /from shipped claude-code \(profiles\/claude-code\.toml:\d+\)/);
 });

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import {
+  allManifestScreens,
   cleanupReplay,
   loadScreen,
   type ManifestScreen,
@@ -88,7 +89,7 @@ Deno.test("parity: sweep.sh classify and the binary agree on every recorded scre
     const disagreements: string[] = [];
     let compared = 0;
     for (const [id, cli] of Object.entries(RECORDED_CLIS)) {
-      const screens = await manifestScreens(id);
+      const screens = await allManifestScreens(id);
       if (screens.length === 0) continue;
       // The profile rows come from the real drover once per CLI; a stub serves them to each
       // classify run (identical calls cannot give different rows).
@@ -120,6 +121,8 @@ Deno.test("parity: sweep.sh classify and the binary agree on every recorded scre
           ? "refuse (dialog: not a permission prompt)"
           : g.reason === "broad-grant"
           ? "refuse (broad grant on option 1)"
+          : g.reason === "not-affirmative"
+          ? "refuse (not affirmative: option 1 is no one-time yes)"
           : "refuse (no option 1)";
         const r = await sweep(["--cli", cli, "classify"], { stdin: plain, env: { DROVER: stub } });
         assert.equal(r.code, 0, r.stderr);

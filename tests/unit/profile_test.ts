@@ -18,7 +18,12 @@ Deno.test("the shipped Claude Code profile is the verified default and sets ever
   assert.equal(p.id, "claude-code");
   assert.ok(p.verified);
   assert.ok(p.clis.includes("claude"));
-  assert.equal(p.provenance.cliVersion, "2.1.197");
+  assert.equal(p.provenance.cliVersion, "2.1.332");
+  assert.deepEqual(p.provenance.verifiedVersions, ["2.1.197", "2.1.332"]);
+  // Every verified version has its recorded fixtures.
+  for (const v of p.provenance.verifiedVersions) {
+    assert.ok(Deno.statSync(`${p.provenance.fixtures}/${v}/manifest.json`).isFile, v);
+  }
   for (const f of FIELDS.filter((f) => f.seed)) assert.ok(p.values[f.name] !== undefined, f.name);
 });
 

@@ -213,7 +213,10 @@ async function runJob(
   const timeoutMs = scenario.timeoutMs ?? 240_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await using lab = await LabServer.start({ tag: scenario.name.slice(0, 20) });
+    await using lab = await LabServer.start({
+      tag: scenario.name.slice(0, 20),
+      keyLog: scenario.keyLog === true,
+    });
     const ctx = makeContext({
       lab,
       size,

@@ -75,6 +75,8 @@ export interface LabScenario {
    */
   since?: string;
   before?: string;
+  /** Run on a server that logs every key it delivers (`ctx.lab.keyLog()`). */
+  keyLog?: boolean;
   run(ctx: ScenarioContext): Promise<void>;
 }
 

@@ -321,7 +321,8 @@ const scenarios: LabScenario[] = [
           "1. Yes",
           atLeast(ctx.version, "2.1.332") ? "3. No" : "2. No",
         ],
-        expect: { broad_grant_option: null },
+        // 2.1.332 offers "2. Yes, and switch to auto mode": a permissive mode switch is a broad grant.
+        expect: { broad_grant_option: atLeast(ctx.version, "2.1.332") ? 2 : null },
       });
     },
   },
@@ -633,13 +634,13 @@ const scenarios: LabScenario[] = [
       ["five_hour", "session-limit", "You've hit your session limit"],
       ["seven_day", "weekly-limit", "You've hit your weekly limit"],
     ] as const
-  ).map(([claim, name, line]): LabScenario => ({
+  ).map(([claim, name, fullLine]): LabScenario => ({
     name,
     async run(ctx) {
       // 2.1.332 continues by itself at the reset (its own scenario, `*-limit-auto`); with that
-      // setting off it offers the menu as 2.1.197 did.
+      // setting off it offers the menu as 2.1.197 did. Its session limit reads "5-hour limit".
       const menu = atLeast(ctx.version, "2.1.332");
-      if (menu) line = "You've hit your";
+      const line: string = menu ? "You've hit your" : fullLine;
       await using c = await claude(ctx, {
         auth: "subscription",
         ...(menu ? { settings: { autoContinueAtUsageLimit: false } } : {}),

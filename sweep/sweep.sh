@@ -35,7 +35,7 @@ shopt -s extglob nocasematch
 
 # The versions of drover's machine formats this script reads. drover checks the profile one too
 # (--format-version), so a script and a binary from different releases refuse each other loudly.
-readonly PROFILE_FORMAT_VERSION=1
+readonly PROFILE_FORMAT_VERSION=2
 readonly PANES_FORMAT_VERSION=1
 
 # The liveness windows and the decoration class are compiled constants of drover (DESIGN §5);
@@ -127,6 +127,14 @@ t() {
   tmux "${TMUX_ARGS[@]}" "$@"
 }
 
+# tmux ends a command at an argument's final ";" (a final "\;" is a literal ";"), and a session
+# name may end in one: every name handed to tmux goes through this to stay one argument.
+tmux_data() {
+  local s=$1
+  [[ "$s" == *";" ]] && s="${s%;}\\;"
+  printf '%s' "$s"
+}
+
 # ---------------------------------------------------------------------------------------------
 # Profile: one __prompt-profile call per CLI, parsed field by field into PROF_<cli>.
 
@@ -163,12 +171,14 @@ load_profile() {
     PROF["$cli|$name"]=$ere
   done <<<"$out"
   ((first == 0)) || die 3 "drover __prompt-profile printed nothing"
-  for k in _live_tail _live_block _shifted_max_below _shifted_option_above _bottom_region; do
+  for k in _live_tail _live_block _shifted_max_below _shifted_option_above _bottom_region \
+    _input_line_window; do
     [[ "${PROF["$cli|$k"]:-}" =~ ^[0-9]{1,3}$ ]] ||
       die 5 "drover __prompt-profile gave no valid $k constant; drover and sweep.sh do not match"
   done
-  [[ -n "${PROF["$cli|_decoration_class"]:-}" && -n "${PROF["$cli|_live_option_line"]:-}" ]] ||
-    die 5 "drover __prompt-profile gave no decoration/option constants; drover and sweep.sh do not match"
+  [[ -n "${PROF["$cli|_decoration_class"]:-}" && -n "${PROF["$cli|_live_option_line"]:-}" &&
+    -n "${PROF["$cli|_shell_prompt_end"]:-}" ]] ||
+    die 5 "drover __prompt-profile gave no decoration/option/shell constants; drover and sweep.sh do not match"
   split_header_markers "$cli"
   PROF_LOADED[$cli.]=1
 }
@@ -250,23 +260,22 @@ mp() {
   return $rc
 }
 
-# Split a capture into NB (non-blank lines) and NBI (each one's line number in the capture).
+# Split a capture into NB (non-blank lines) and NBI (each one's line number on the screen).
 split_nb() {
-  local line n=0
+  local line i=0
   NB=()
   NBI=()
   while IFS= read -r line || [[ -n "$line" ]]; do
     line=${line//$'\r'/}
     if [[ "$line" == *[![:space:]]* ]]; then
       NB+=("$line")
-      NBI+=("$n")
+      NBI+=("$i")
     fi
-    n=$((n + 1))
+    i=$((i + 1))
   done <<<"$1"
 }
 
-# is_rule LINE — a drawn rule (─ ━ ═ ╌ ┄, at least 3 wide); is_full_rule — solid ─ only (the
-# top of a modal, as drover's modalTop reads it).
+# is_rule LINE — a horizontal rule (only ─-like glyphs, at least 3), as TUIs draw around input.
 is_rule() {
   local t=${1##+([[:space:]])}
   t=${t%%+([[:space:]])}
@@ -297,6 +306,86 @@ option_at() {
   mp "$STRIPPED" "$OPT_RE"
 }
 
+# input_box CLI — the CLI's input line on NB (lib/detect/input.ts): BOX_AT = its NB index (-1:
+# none), IN_BOX[i]=1 for its lines. input_line_pattern when the profile has one (the lowest match
+# among the last _input_line_window lines that is no option line); else the bordered "│ ❯ … │"
+# form or the open "❯ …" form between two rules (last one wins).
+input_box() {
+  local cli=$1 n=${#NB[@]} i j k t inner rest
+  BOX_AT=-1
+  IN_BOX=()
+  local line_re sig_re
+  line_re=$(p "$cli" input_line_pattern)
+  if [[ -n "$line_re" ]]; then
+    local win=${PROF["$cli|_input_line_window"]}
+    for ((i = n - 1; i >= 0 && i >= n - win; i--)); do
+      mp "${NB[i]}" "$line_re" || continue
+      option_at "${NB[i]}" && continue
+      BOX_AT=$i
+      IN_BOX[i]=1
+      return 0
+    done
+    return 0
+  fi
+  sig_re=$(p "$cli" input_sigils)
+  [[ -n "$sig_re" ]] || return 0
+  sig_re="^($sig_re)"
+  for ((i = n - 1; i >= 0; i--)); do
+    t=${NB[i]##+([[:space:]])}
+    t=${t%%+([[:space:]])}
+    if [[ "$t" == "│"* ]]; then
+      inner=${t#│}
+      inner=${inner%%+([[:space:]│])}
+      inner=${inner##+([[:space:]])}
+      [[ $inner =~ $sig_re ]] || continue
+      rest=${inner:${#BASH_REMATCH[0]}}
+      rest=${rest##+([[:space:]])}
+      mp "$rest" "$OPT_RE" && continue
+      BOX_AT=$i
+      IN_BOX[i]=1
+      return 0
+    fi
+    [[ $t =~ $sig_re ]] || continue
+    # Open form: a rule directly above, and the first rule below closes it (within 31 lines).
+    ((i > 0)) && is_rule "${NB[i - 1]}" || continue
+    for ((j = i + 1; j < n; j++)); do is_rule "${NB[j]}" && break; done
+    ((j < n && NBI[j] - NBI[i] <= 31)) || continue
+    rest=${t:${#BASH_REMATCH[0]}}
+    rest=${rest##+([[:space:]])}
+    mp "$rest" "$OPT_RE" && continue
+    BOX_AT=$i
+    for ((k = i; k < j; k++)); do IN_BOX[k]=1; done
+    return 0
+  done
+}
+
+# shell_prompt_end LINE — the line ends in a shell prompt sigil (a digit before "%" is a percentage).
+shell_prompt_end() {
+  local t=${1%%+([[:space:]])} re=${PROF["$CUR_CLI|_shell_prompt_end"]}
+  [[ $t =~ $re ]] || return 1
+  [[ $t =~ [0-9]%$ ]] && return 1
+  return 0
+}
+
+# contradicted CLI ANCHOR — the layout rule (lib/detect/liveness.ts): below the candidate modal's
+# lowest line, the CLI draws what it draws only when no modal is up: its input line, a busy line,
+# its ready footer, or a bare shell prompt as the last line. Then the candidate is a copy.
+contradicted() {
+  local cli=$1 anchor=$2 n=${#NB[@]} i busy_re busy_pat ready_re
+  ((BOX_AT > anchor)) && return 0
+  busy_re=$(p "$cli" mid_response_markers)
+  busy_pat=$(p "$cli" mid_response_pattern)
+  ready_re=$(p "$cli" readiness_markers)
+  for ((i = n - 1; i > anchor; i--)); do
+    [[ -n "${IN_BOX[i]:-}" ]] && continue
+    if mi "${NB[i]}" "$busy_re" || mp "${NB[i]}" "$busy_pat" || mi "${NB[i]}" "$ready_re"; then
+      return 0
+    fi
+  done
+  ((n - 1 > anchor)) && shell_prompt_end "${NB[n - 1]}" && return 0
+  return 1
+}
+
 analyze() {
   local cli=$1 cap=$2
   load_profile "$cli"
@@ -318,42 +407,58 @@ analyze() {
   local tail=${PROF["$cli|_live_tail"]} block=${PROF["$cli|_live_block"]}
   local max_below=${PROF["$cli|_shifted_max_below"]} above=${PROF["$cli|_shifted_option_above"]}
   split_nb "$cap"
-  local n=${#NB[@]} i j k
+  CUR_CLI=$cli
+  local n=${#NB[@]} i j k x
   LIVE=0 PERM=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP="" COLUMN=0
-  local rs=0 re=$((n - 1))
+  local rs=0 re=$((n - 1)) anchor=-1
   ((n == 0)) && return 0
-  local tail_start=$((n > tail ? n - tail : 0))
-  local block_start=$((n > block ? n - block : 0))
+  # Typed text is not screen state: the windows run on the lines outside the input line (L).
+  input_box "$cli"
+  local L=()
+  for ((i = 0; i < n; i++)); do [[ -n "${IN_BOX[i]:-}" ]] || L+=("$i"); done
+  local m=${#L[@]}
+  ((m == 0)) && return 0
+  local tail_start=$((m > tail ? m - tail : 0))
+  local block_start=$((m > block ? m - block : 0))
   # 1. At the true end: a marker in the last 4 non-blank lines, or an option line there while a
-  #    marker is within the last 15.
-  local tail_marker=0 tail_option=0 block_marker=0
-  for ((i = block_start; i < n; i++)); do
-    if mi "${NB[i]}" "$live_re"; then
-      block_marker=1
-      ((i >= tail_start)) && tail_marker=1
-    fi
-    if ((i >= tail_start)) && option_at "${NB[i]}"; then tail_option=1; fi
+  #    marker is within the last 15. The anchor is the lowest marker or option line of the tail.
+  local tail_marker=0 tail_option=0 block_marker=0 is_m is_o
+  for ((x = block_start; x < m; x++)); do
+    i=${L[x]}
+    is_m=0 is_o=0
+    mi "${NB[i]}" "$live_re" && is_m=1
+    ((x >= tail_start)) && option_at "${NB[i]}" && is_o=1
+    ((is_m)) && block_marker=1
+    ((is_m && x >= tail_start)) && tail_marker=1
+    ((is_o)) && tail_option=1
+    ((x >= tail_start && (is_m || is_o))) && anchor=$i
   done
   if ((tail_marker || (block_marker && tail_option))); then
-    LIVE=1 rs=$block_start re=$((n - 1))
+    LIVE=1 rs=${L[block_start]} re=${L[m - 1]}
   else
     # 2. Shifted: a line whose stripped text STARTS with a marker (the footer), at most 13
     #    non-blank lines above the end, with an option line among the 6 non-blank lines above it.
-    local lowest=$((n - 1 - max_below)) starts="^($live_re)"
+    local lowest=$((m - 1 - max_below)) starts="^($live_re)"
     ((lowest < 0)) && lowest=0
-    for ((k = n - 1; k >= lowest && !LIVE; k--)); do
-      strip_decoration "${NB[k]}"
+    for ((k = m - 1; k >= lowest && !LIVE; k--)); do
+      strip_decoration "${NB[L[k]]}"
       [[ -n "$live_re" ]] && [[ $STRIPPED =~ $starts ]] || continue
       for ((j = (k - above > 0 ? k - above : 0); j < k; j++)); do
-        if option_at "${NB[j]}"; then
-          LIVE=1 re=$k rs=$((k - block + 1))
-          ((rs < 0)) && rs=0
+        if option_at "${NB[L[j]]}"; then
+          LIVE=1 re=${L[k]} anchor=${L[k]}
+          x=$((k - block + 1))
+          ((x < 0)) && x=0
+          rs=${L[x]}
           break
         fi
       done
     done
   fi
   ((LIVE)) || return 0
+  if contradicted "$cli" "$anchor"; then
+    LIVE=0
+    return 0
+  fi
   # The modal starts at the nearest solid rule above its end; only the modal is approval-shaped
   # (the turn's "● Bash(…)" line above a notice never makes the notice a permission prompt).
   local top=-1 ms
@@ -629,7 +734,7 @@ cmd_approve() {
     REFUSE_DETAIL="drover does not list this pane" refuse 4 "unknown pane"
   fi
   local first
-  first=$(t list-panes -s -t "=$session" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
+  first=$(t list-panes -s -t "$(tmux_data "=$session")" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
     sort -n -k1,1 -k2,2 | head -n 1)
   first=${first##* }
   if [[ "$ROW_ROLE" == "orchestrator" || "$first" == "$pane" ]]; then

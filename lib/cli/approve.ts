@@ -2,6 +2,7 @@
  * `drover approve TARGET [--dry-run]`: the gated approval of DESIGN §6. A refusal is not an error:
  * it is reported with its reason and its own exit code (lib/approve/gate.ts APPROVE_EXIT).
  */
+import { checkCliFlag } from "../profile/resolve.ts";
 import { loadConfig } from "../config/load.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
 import { claimDir } from "../approve/claim.ts";
@@ -23,6 +24,7 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
   const target = args.target as string;
   const o = opts as { dryRun?: boolean; cli?: string; orchestrator?: string };
   const config = await loadConfig(g.config ? { path: g.config } : {});
+  checkCliFlag(o.cli, config);
   const server = selectServer(g);
   const view = await viewTarget(server, config, target, {
     cliFlag: o.cli,

@@ -2,6 +2,7 @@
  * `drover capture TARGET [--lines N]`: the capture drover judges (visible screen, wrapped lines
  * joined), optionally with N lines of scrollback above it.
  */
+import { checkCliFlag } from "../profile/resolve.ts";
 import { loadConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
@@ -39,6 +40,7 @@ export async function captureTarget(
 ): Promise<{ view: PaneView; cap: PaneCapture; data: CaptureData }> {
   const lines = parseLines(opts.lines);
   const config = await loadConfig(g.config ? { path: g.config } : {});
+  checkCliFlag(opts.cli, config);
   const server = selectServer(g);
   const view = await viewTarget(server, config, target, { cliFlag: opts.cli });
   const cap = await capturePane(server, view.pane.id, { styled: true, history: lines });

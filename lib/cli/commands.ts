@@ -243,6 +243,15 @@ export const ROOT: Entry = {
           flags: "--format-version <n>",
           help: "the tsv format version the reader expects (sweep.sh)",
         },
+        {
+          flags: "--watch",
+          help: "a live board, redrawn in place until q (the plain table when not a terminal)",
+        },
+        { flags: "--interval <duration>", help: "--watch refresh period, 250ms-10m (default 2s)" },
+        {
+          flags: "--events <file>",
+          help: "--watch: each pane's last event from this drive --events file",
+        },
       ],
       load: () => import("./panes.ts"),
     },
@@ -331,6 +340,10 @@ export const ROOT: Entry = {
         {
           flags: "--on-escalate <cmd>",
           help: "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)",
+        },
+        {
+          flags: "--hook-timeout <duration>",
+          help: "end --on-escalate (and what it started) after this long (default 5s)",
         },
         {
           flags: "--state <dir>",

@@ -3,38 +3,35 @@
  * (`drover.detect.v1`). The capture is the plain `capture-pane -p -J` text; `--styled` adds the
  * `-e` capture for the verdicts that need styles (a dim input placeholder).
  */
-import { DroverError, invalidArgument } from "../errors.ts";
+import { invalidArgument } from "../errors.ts";
+import {
+  MAX_CAPTURE_BYTES,
+  readCapped,
+  readFileCapped,
+  TooLarge,
+  tooLargeError,
+} from "../io/capped.ts";
 import { detect, type Verdicts } from "../detect/mod.ts";
-import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
+import { checkCliFlag, effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
 
-async function readCapture(file: string | undefined): Promise<string> {
+async function readCapture(file: string | undefined, what: string): Promise<string> {
   const decoder = new TextDecoder("utf-8", { fatal: false });
-  if (file === undefined || file === "-") {
-    if (file === undefined && Deno.stdin.isTerminal()) {
-      throw invalidArgument("give a capture FILE, or pipe one on stdin (`-`)");
-    }
-    const chunks: Uint8Array[] = [];
-    for await (const c of Deno.stdin.readable) chunks.push(c);
-    let len = 0;
-    for (const c of chunks) len += c.length;
-    const all = new Uint8Array(len);
-    let o = 0;
-    for (const c of chunks) {
-      all.set(c, o);
-      o += c.length;
-    }
-    return decoder.decode(all);
-  }
   try {
-    return decoder.decode(await Deno.readFile(file));
+    if (file === undefined || file === "-") {
+      if (file === undefined && Deno.stdin.isTerminal()) {
+        throw invalidArgument("give a capture FILE, or pipe one on stdin (`-`)");
+      }
+      return decoder.decode(await readCapped(Deno.stdin, MAX_CAPTURE_BYTES, `${what} on stdin`));
+    }
+    return decoder.decode(await readFileCapped(file, MAX_CAPTURE_BYTES, `${what} ${file}`));
   } catch (e) {
-    throw new DroverError(
-      "INVALID_ARGUMENT",
-      `cannot read capture ${file}: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    if (e instanceof TooLarge) {
+      throw tooLargeError(e, "a capture is one screen (capture-pane -p -J); pass that, not a log");
+    }
+    throw e;
   }
 }
 
@@ -59,9 +56,12 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     throw invalidArgument("only one of the captures can come from stdin");
   }
   const config = await configFor(g);
+  checkCliFlag(o.cli, config);
   const profile = resolveProfile(effectiveCli(o.cli, config), config);
-  const plain = await readCapture(file);
-  const styled = o.styled !== undefined ? await readCapture(o.styled) : undefined;
+  const plain = await readCapture(file, "the capture");
+  const styled = o.styled !== undefined
+    ? await readCapture(o.styled, "the styled capture")
+    : undefined;
   const v = detect({ plain, styled }, profile, { title: o.title });
   return { data: v, human: humanVerdicts(v) };
 }

@@ -101,6 +101,7 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       session: opts.session,
       ...(opts.orchestrator === undefined ? {} : { orchestrator: opts.orchestrator }),
       ...(opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }),
+      hookTimeoutMs: opts.hookTimeoutMs,
       claimDir: claimDir(),
       socketPath: sock,
     });

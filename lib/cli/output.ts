@@ -63,7 +63,9 @@ export function emitResult<T>(
     writeOut(safeJson({ ok: true, schema, data: result.data }) + "\n");
   } else {
     const lines = Array.isArray(result.human) ? result.human : [result.human];
-    if (lines.length > 0) writeOut(lines.join("\n") + "\n");
+    // Every human line is made printable here, whatever the command put in it (verdict text,
+    // titles, captures): one place, so no command can forget it. printable() is idempotent.
+    if (lines.length > 0) writeOut(lines.map(printable).join("\n") + "\n");
   }
   return result.exitCode ?? 0;
 }

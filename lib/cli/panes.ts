@@ -1,10 +1,12 @@
 /** `drover panes [--session S]`: every pane with its CLI (and how it was identified), role, state, mode. */
-import { loadConfig } from "../config/load.ts";
-import { DroverError } from "../errors.ts";
-import { makeDetector } from "../approve/judge.ts";
+import { checkCliFlag } from "../profile/resolve.ts";
+import { DroverError, invalidArgument } from "../errors.ts";
+import { parseDuration } from "../drive/duration.ts";
+import { makeDetector, type Verdicts } from "../approve/judge.ts";
+import { type Config, loadConfig } from "../config/load.ts";
 import { inventory } from "../identify/context.ts";
 import { capturePanes } from "../tmux/capture.ts";
-import { describeServer } from "../tmux/run.ts";
+import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";
@@ -37,12 +39,73 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s + " " : s + " ".repeat(n - s.length);
 }
 
+/** One pane as `panes` sees it: its row, and the detector verdicts behind it (none when gone). */
+export interface PaneSnapshot {
+  row: PaneRow;
+  verdicts: Verdicts | undefined;
+}
+
+export interface SnapshotOptions {
+  session?: string;
+  cli?: string;
+}
+
+/** Every pane with its verdicts: one tmux list and one batched capture. */
+export async function snapshotPanes(
+  server: TmuxServer,
+  config: Config,
+  o: SnapshotOptions,
+): Promise<PaneSnapshot[]> {
+  const views = await inventory(server, config, { session: o.session, cliFlag: o.cli });
+  const caps = await capturePanes(server, views.map((v) => v.pane.id), { styled: true });
+  return views.map((v) => {
+    const cap = caps.get(v.pane.id);
+    const verdicts = cap ? makeDetector(v.identified.cli, config, v.pane.title)(cap) : undefined;
+    return {
+      verdicts,
+      row: {
+        id: v.pane.id,
+        target: v.pane.target,
+        session: v.pane.sessionName,
+        window: v.pane.windowIndex,
+        pane: v.pane.paneIndex,
+        title: v.pane.title,
+        command: v.pane.currentCommand,
+        path: v.pane.currentPath,
+        pid: v.pane.pid,
+        size: `${v.pane.width}x${v.pane.height}`,
+        active: v.pane.active && v.pane.windowActive,
+        cli: v.identified.cli,
+        cli_source: v.identified.source,
+        cli_evidence: v.identified.evidence,
+        role: v.role,
+        role_reason: v.roleWhy,
+        state: verdicts ? String(verdicts.state) : "gone",
+        mode: verdicts ? String(verdicts.mode) : "unknown",
+      },
+    };
+  });
+}
+
+/** `--interval` of `--watch` in ms (default 2s), within 250ms–10m. */
+function watchInterval(text: string | undefined): number {
+  if (text === undefined) return 2000;
+  const ms = parseDuration(text, "--interval");
+  if (ms < 250 || ms > 600_000) {
+    throw invalidArgument(`--interval must be between 250ms and 10m (got ${text})`);
+  }
+  return ms;
+}
+
 export async function action({ opts, g }: Invocation): Promise<CommandResult> {
   const o = opts as {
     session?: string;
     cli?: string;
     format: string;
     formatVersion?: string;
+    watch?: boolean;
+    interval?: string;
+    events?: string;
   };
   if (o.formatVersion !== undefined && o.formatVersion !== String(PANES_TSV_VERSION)) {
     throw new DroverError(
@@ -51,35 +114,27 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
         `drover prints format ${PANES_TSV_VERSION}; use the script from \`drover sweep-script\``,
     );
   }
+  if (!o.watch && (o.interval !== undefined || o.events !== undefined)) {
+    throw invalidArgument(`${o.interval !== undefined ? "--interval" : "--events"} needs --watch`);
+  }
+  const intervalMs = o.watch ? watchInterval(o.interval) : 0;
   const config = await loadConfig(g.config ? { path: g.config } : {});
+  checkCliFlag(o.cli, config);
   const server = selectServer(g);
-  const views = await inventory(server, config, { session: o.session, cliFlag: o.cli });
-  const caps = await capturePanes(server, views.map((v) => v.pane.id), { styled: true });
-  const rows: PaneRow[] = [];
-  for (const v of views) {
-    const cap = caps.get(v.pane.id);
-    const verdicts = cap ? makeDetector(v.identified.cli, config, v.pane.title)(cap) : undefined;
-    rows.push({
-      id: v.pane.id,
-      target: v.pane.target,
-      session: v.pane.sessionName,
-      window: v.pane.windowIndex,
-      pane: v.pane.paneIndex,
-      title: v.pane.title,
-      command: v.pane.currentCommand,
-      path: v.pane.currentPath,
-      pid: v.pane.pid,
-      size: `${v.pane.width}x${v.pane.height}`,
-      active: v.pane.active && v.pane.windowActive,
-      cli: v.identified.cli,
-      cli_source: v.identified.source,
-      cli_evidence: v.identified.evidence,
-      role: v.role,
-      role_reason: v.roleWhy,
-      state: verdicts ? String(verdicts.state) : "gone",
-      mode: verdicts ? String(verdicts.mode) : "unknown",
+  // The live board needs a terminal; piped, with --json or --format tsv it is the one-shot table.
+  if (o.watch && !g.json && o.format !== "tsv" && Deno.stdout.isTerminal()) {
+    const { watch } = await import("./panes_watch.ts");
+    return await watch({
+      server,
+      config,
+      g,
+      session: o.session,
+      cli: o.cli,
+      intervalMs,
+      events: o.events,
     });
   }
+  const rows = (await snapshotPanes(server, config, o)).map((s) => s.row);
   const data = { server: describeServer(server), session: o.session ?? null, panes: rows };
   if (o.format === "tsv" && !g.json) {
     // One row per pane, tab separated; titles and paths (free text) are left out.

@@ -4,7 +4,12 @@
  */
 import { FIELDS } from "../profile/fields.ts";
 import { shippedProfiles } from "../profile/embedded.ts";
-import { effectiveCli, type FieldSource, resolveProfile } from "../profile/resolve.ts";
+import {
+  checkCliFlag,
+  effectiveCli,
+  type FieldSource,
+  resolveProfile,
+} from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
@@ -18,6 +23,7 @@ export function sourceText(s: FieldSource): string {
 /** `drover profile show [NAME] [--sources]`. */
 export async function show({ args, opts, g }: Invocation): Promise<CommandResult> {
   const config = await configFor(g);
+  checkCliFlag(args.name as string | undefined, config);
   const p = resolveProfile(effectiveCli(args.name as string | undefined, config), config);
   const fields = FIELDS.map((f) => ({
     name: f.name,

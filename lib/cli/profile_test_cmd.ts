@@ -5,11 +5,17 @@
  * whose detected state differs, with the profile fields involved and the lines that matched them.
  * Also the saving half of `drover capture TARGET --save DIR --as STATE`, which collects such screens.
  */
+import { MAX_CAPTURE_BYTES, readFileCapped, TooLarge, tooLargeError } from "../io/capped.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
 import type { FieldName } from "../profile/fields.ts";
-import { effectiveCli, type ResolvedProfile, resolveProfile } from "../profile/resolve.ts";
-import { execBounded } from "../regex/mod.ts";
+import {
+  checkCliFlag,
+  effectiveCli,
+  type ResolvedProfile,
+  resolveProfile,
+} from "../profile/resolve.ts";
+import { execBounded, type Matcher } from "../regex/mod.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";
@@ -121,7 +127,7 @@ export function evidenceFor(
         const hit = (v as string[]).find((m) => low.includes(m.toLowerCase()));
         if (hit !== undefined) out.push({ line: i + 1, field: f, match: hit, text: text.trim() });
       } else if (typeof v === "string") {
-        const re = (p.matchers.patterns as Record<string, RegExp | null>)[f];
+        const re = (p.matchers.patterns as Record<string, Matcher | null>)[f];
         if (re && execBounded(re, text) !== null) {
           out.push({ line: i + 1, field: f, match: v, text: text.trim() });
         }
@@ -159,7 +165,13 @@ export function judgeScreen(
 }
 
 async function readText(path: string): Promise<string> {
-  return new TextDecoder("utf-8", { fatal: false }).decode(await Deno.readFile(path));
+  try {
+    const bytes = await readFileCapped(path, MAX_CAPTURE_BYTES, `screen ${path}`);
+    return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  } catch (e) {
+    if (e instanceof TooLarge) throw tooLargeError(e, "a screen is one capture-pane -p -J");
+    throw e;
+  }
 }
 
 /** Run a profile over a folder of named screens. */
@@ -249,6 +261,7 @@ export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
 export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
   const dir = args.dir as string;
   const config = await configFor(g);
+  checkCliFlag(opts.cli as string | undefined, config);
   const p = resolveProfile(effectiveCli(opts.cli as string | undefined, config), config);
   const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
   return {

@@ -1,11 +1,11 @@
 /** `drover send TARGET [TEXT…]`: type text (argv or stdin) + Enter, verified to leave the input box. */
+import { checkCliFlag } from "../profile/resolve.ts";
 import { loadConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
-import { SEND_MAX_BYTES, sendText, validateSendText } from "../launch/send.ts";
+import { SEND_MAX_BYTES, sendText, sendTooLarge, validateSendText } from "../launch/send.ts";
 import { stdinSource } from "../launch/prompt.ts";
-import { pasteText } from "../tmux/create.ts";
-import { sendKeys, sendLiteral } from "../tmux/send.ts";
+import { sendKeys, typeText } from "../tmux/send.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
@@ -30,6 +30,8 @@ async function stdinText(): Promise<string> {
     );
   }
   const bytes = await src.read(SEND_MAX_BYTES);
+  // Checked before decoding: the read stops one byte past the limit, maybe inside a character.
+  if (bytes.length > SEND_MAX_BYTES) throw sendTooLarge();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -46,12 +48,14 @@ export async function action({ args, opts: o, g }: Invocation): Promise<CommandR
   const fromArgv = words.length > 0;
   const text = validateSendText(fromArgv ? words.join(" ") : await stdinText());
   const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
+  checkCliFlag(o.cli as string | undefined, config);
   const server = selectServer(g);
   const w = await watchPane(server, config, target, o.cli as string | undefined);
   const r = await sendText(text, target, {
     observe: () => w.look(),
-    type: (t) =>
-      t.includes("\n") ? pasteText(server, w.pane.id, t) : sendLiteral(server, w.pane.id, t),
+    // One line arrives as typed bytes; several as one bracketed paste (when the CLI asked for
+    // bracketed paste), so a newline cannot submit the first line early.
+    type: (t) => typeText(server, w.pane.id, t, { bracketed: t.includes("\n") }),
     enter: () => sendKeys(server, w.pane.id, ["Enter"]),
   });
   const data: SendData = {

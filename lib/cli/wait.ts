@@ -1,4 +1,5 @@
 /** `drover wait TARGET --until ready|idle|prompt|busy|changed|exit [--timeout s]`. */
+import { checkCliFlag } from "../profile/resolve.ts";
 import { loadConfig } from "../config/load.ts";
 import { watchPane } from "../launch/observe.ts";
 import { intFlag } from "../launch/read.ts";
@@ -26,6 +27,7 @@ export async function action({ args, opts: o, g }: Invocation): Promise<CommandR
   const timeoutS = intFlag("--timeout", o.timeout as string | undefined, WAIT_TIMEOUT_RANGE) ??
     WAIT_DEFAULT_TIMEOUT_S;
   const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
+  checkCliFlag(o.cli as string | undefined, config);
   const w = await watchPane(selectServer(g), config, target, o.cli as string | undefined);
   const r = await waitFor(until, () => w.look(), { timeoutS, target });
   const data: WaitData = {

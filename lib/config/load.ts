@@ -48,6 +48,7 @@ export interface DriveConfig {
   readonly intervalMs?: number;
   readonly events?: string;
   readonly onEscalate?: string;
+  readonly hookTimeoutMs?: number;
   readonly state?: string;
 }
 
@@ -116,6 +117,7 @@ const DRIVE_KEYS = new Set([
   "interval",
   "events",
   "on_escalate",
+  "hook_timeout",
   "state",
 ]);
 
@@ -383,6 +385,9 @@ function parseDrive(value: unknown, at: At): DriveConfig {
         break;
       case "on_escalate":
         out.onEscalate = str(key, v);
+        break;
+      case "hook_timeout":
+        out.hookTimeoutMs = dur(key, v);
         break;
       case "session":
       case "orchestrator":

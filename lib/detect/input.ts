@@ -4,7 +4,7 @@
  * in the styled capture) not counted as text.
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
-import { execBounded } from "../regex/match.ts";
+import { execBounded, type Matcher } from "../regex/match.ts";
 import { bottomOf, isOptionLine, type Screen, startsAny, styledLine } from "./screen.ts";
 import { isBlank, isGreyFg, isRule, styledChars } from "./text.ts";
 
@@ -108,7 +108,7 @@ function isDimPlaceholder(styled: string[] | null, s: Screen, box: InputBox): bo
  * ` > …` above a status footer). The lowest matching line among the bottom non-blank lines that is
  * not an option line; group 1 is the text.
  */
-function openInputLineOf(s: Screen, p: ResolvedProfile, re: RegExp): InputBox | null {
+function openInputLineOf(s: Screen, p: ResolvedProfile, re: Matcher): InputBox | null {
   const window = s.nb.slice(-INPUT_LINE_WINDOW);
   for (let k = window.length - 1; k >= 0; k--) {
     const i = window[k];

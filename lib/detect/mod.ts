@@ -27,6 +27,7 @@ export {
 } from "./liveness.ts";
 export { type ChoiceRowEntry, type OptionLine } from "./options.ts";
 export { INPUT_LINE_WINDOW } from "./input.ts";
+export { SHELL_SIGILS } from "./readiness.ts";
 export type { Mode } from "./mode.ts";
 export type { Readiness } from "./readiness.ts";
 export { BOTTOM_REGION } from "./screen.ts";

@@ -12,8 +12,8 @@ import { isBlank, isRule } from "./text.ts";
 
 export type Readiness = "ready" | "dialog" | "bare_shell" | "indeterminate";
 
-/** Shell prompt sigils ending a bare shell's last line. */
-const SHELL_SIGILS = ["$", "%", "#", "❯", "➜"];
+/** Shell prompt sigils ending a bare shell's last line (compiled: DESIGN §5). */
+export const SHELL_SIGILS = ["$", "%", "#", "❯", "➜"] as const;
 
 export function readinessOf(
   s: Screen,
@@ -23,31 +23,43 @@ export function readinessOf(
   const nb = s.nb;
   if (nb.some((i) => hasAny(s.lower[i], p.matchers.markers.readiness_markers))) return "ready";
   if (dialogIdx !== undefined) return "dialog";
-  if (nb.length > 0 && SHELL_SIGILS.some((g) => s.lines[nb[nb.length - 1]].trimEnd().endsWith(g))) {
-    return "bare_shell";
-  }
+  if (nb.length > 0 && endsInShellPrompt(s.lines[nb[nb.length - 1]])) return "bare_shell";
   return "indeterminate";
+}
+
+/**
+ * A line a shell prompt ends: its last visible character is a prompt sigil. A `%` right after a
+ * digit is a percentage ("context 84%"), not zsh's prompt.
+ */
+export function endsInShellPrompt(line: string): boolean {
+  const t = line.trimEnd();
+  if (!SHELL_SIGILS.some((g) => t.endsWith(g))) return false;
+  return !(t.endsWith("%") && /[0-9]$/.test(t.slice(0, -1)));
+}
+
+/** A busy line: a mid_response marker or the mid_response_pattern on line `i`. */
+export function isBusyLine(s: Screen, p: ResolvedProfile, i: number): boolean {
+  const busyRe = p.matchers.patterns.mid_response_pattern;
+  return hasAny(s.lower[i], p.matchers.markers.mid_response_markers) ||
+    (busyRe !== null && execBounded(busyRe, s.lines[i]) !== null);
 }
 
 /** How far above the input line the activity line may sit (a long task list under it). */
 export const ACTIVITY_ABOVE = 40;
 
 /**
- * Mid-response: markers or the busy-line pattern in the bottom region, outside the input line;
- * or the busy-line pattern on the activity line — the last line above the input line that starts
- * in column 0 (what is drawn under it, a task list or a tip, is indented), which a long task list
- * can push out of the bottom region. The busy line alone is enough: a user's status line replaces
- * the footer that would say "esc to interrupt".
+ * Mid-response: a busy line in the bottom region, outside the input line; or the busy-line
+ * pattern on the activity line — the last line above the input line that starts in column 0
+ * (what is drawn under it, a task list or a tip, is indented), which a long task list can push out
+ * of the bottom region. The busy line alone is enough: a user's status line replaces the footer
+ * that would say "esc to interrupt".
  */
 export function midResponseOf(s: Screen, p: ResolvedProfile, box: InputBox | null): boolean {
-  const mk = p.matchers.markers;
+  if (bottomOutsideBox(s, box).some((i) => isBusyLine(s, p, i))) return true;
   const busyRe = p.matchers.patterns.mid_response_pattern;
-  const busyLine = (i: number) => busyRe !== null && execBounded(busyRe, s.lines[i]) !== null;
-  if (
-    bottomOutsideBox(s, box).some((i) => hasAny(s.lower[i], mk.mid_response_markers) || busyLine(i))
-  ) return true;
   const activity = box ? activityLineAbove(s, box.line) : undefined;
-  return activity !== undefined && busyLine(activity);
+  return activity !== undefined && busyRe !== null &&
+    execBounded(busyRe, s.lines[activity]) !== null;
 }
 
 /** The last line above the input line (and its top rule) that starts in column 0. */

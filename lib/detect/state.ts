@@ -84,12 +84,12 @@ export function detect(
   const p = profile;
   const s = screenOf(capture.plain ?? "");
   const styled = capture.styled ? styledLines(capture.styled) : null;
-  const live = livePrompt(s, p);
+  const box = inputBoxOf(s, p);
+  const live = livePrompt(s, p, box);
   const region = regionOf(s, live);
   const options = optionsOf(s, live, region, p);
   const subject = subjectOf(s, p, live, region, styled);
   const permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
-  const box = inputBoxOf(s, p);
   const mid_response = midResponseOf(s, p, box);
   const dialogIdx = dialogMarkerLine(s, p, box);
   const readiness = readinessOf(s, p, dialogIdx);

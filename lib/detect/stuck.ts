@@ -3,7 +3,7 @@
  * a collapsed paste buffer, and the CLI reporting itself unavailable.
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
-import { execBounded } from "../regex/match.ts";
+import { execBounded, type Matcher } from "../regex/match.ts";
 import { bottomOutsideBox, type InputBox } from "./input.ts";
 import { bottomOf, hasAny, lastIndex, type Screen } from "./screen.ts";
 import { contentOf } from "./text.ts";
@@ -44,12 +44,13 @@ function pasteBufferOf(s: Screen, p: ResolvedProfile, lines: readonly number[]):
 }
 
 /** First all-digit capture group of the last matching line (for bloat k / percent). */
-function numberOf(s: Screen, re: RegExp, lines: readonly number[]): number | null {
+function numberOf(s: Screen, re: Matcher, lines: readonly number[]): number | null {
   for (let k = lines.length - 1; k >= 0; k--) {
     const m = execBounded(re, s.lines[lines[k]]);
     if (!m) continue;
     for (let g = 1; g < m.length; g++) {
-      if (m[g] !== undefined && /^[0-9]+$/.test(m[g])) return Number(m[g]);
+      const v = m[g];
+      if (v !== undefined && /^[0-9]+$/.test(v)) return Number(v);
     }
   }
   return null;

@@ -12,19 +12,19 @@ import { orchestrators } from "../identify/roles.ts";
 import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts";
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
-import { sendKeys, sendLiteral } from "../tmux/send.ts";
+import { sendKeys, typeText } from "../tmux/send.ts";
 import {
   commandBlockLines,
   commandStandsAlone,
   type DriveVerdicts,
   toDriveVerdicts,
 } from "./decide.ts";
-import { type DriveEvent, eventJson } from "./events.ts";
+import type { DriveEvent } from "./events.ts";
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookProblem, runHook } from "./hook.ts";
 import type { ApproveResult, DriveHost, HostPane } from "./run.ts";
 
 /** Default pause between typing a nudge and pressing Enter (git-paw's submit delay). */
 export const DEFAULT_SETTLE_MS = 1500;
-const HOOK_TIMEOUT_MS = 30_000;
 
 export interface TmuxHostOptions {
   server: TmuxServer;
@@ -38,6 +38,8 @@ export interface TmuxHostOptions {
   socketPath: string;
   /** How long lib/approve waits for the CLI to redraw after a key. */
   approveSettleMs?: number;
+  /** Deadline of one --on-escalate run (default DEFAULT_HOOK_TIMEOUT_MS). */
+  hookTimeoutMs?: number;
 }
 
 /** Map "the session or its server went away" to SESSION_GONE; pass everything else through. */
@@ -157,7 +159,7 @@ export class TmuxDriveHost implements DriveHost {
 
   async typeLiteral(pane: HostPane, text: string): Promise<void> {
     try {
-      await sendLiteral(this.o.server, pane.ref.id, text);
+      await typeText(this.o.server, pane.ref.id, text);
     } catch (e) {
       this.gone(e);
     }
@@ -217,39 +219,8 @@ export class TmuxDriveHost implements DriveHost {
     }
   }
 
-  async hook(cmd: string, e: DriveEvent): Promise<string | undefined> {
-    const json = eventJson(e);
-    try {
-      const child = new Deno.Command("sh", {
-        args: ["-c", cmd],
-        stdin: "piped",
-        stdout: "null",
-        stderr: "piped",
-        env: {
-          DROVER_EVENT: json,
-          DROVER_SESSION: e.session,
-          DROVER_PANE: e.pane ?? "",
-          DROVER_TARGET: e.target ?? "",
-          DROVER_CLI: e.cli ?? "",
-          DROVER_REASON: e.reason ?? "",
-          DROVER_VERDICT: e.verdict ?? "",
-          DROVER_COMMAND: e.command ?? "",
-          DROVER_MESSAGE: e.message,
-        },
-        signal: AbortSignal.timeout(HOOK_TIMEOUT_MS),
-      }).spawn();
-      const w = child.stdin.getWriter();
-      await w.write(new TextEncoder().encode(json + "\n")).catch(() => {});
-      await w.close().catch(() => {});
-      const out = await child.output();
-      if (out.code !== 0) {
-        const err = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-1)[0] ?? "";
-        return `--on-escalate command exited ${out.code}${err ? `: ${err}` : ""}`;
-      }
-      return undefined;
-    } catch (err) {
-      return `--on-escalate command failed: ${err instanceof Error ? err.message : String(err)}`;
-    }
+  hook(cmd: string, e: DriveEvent): Promise<HookProblem | undefined> {
+    return runHook(cmd, e, this.o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {

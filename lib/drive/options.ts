@@ -12,6 +12,7 @@ export const DEFAULTS = {
   nudgeEveryMs: 10 * 60_000,
   confirmMs: 1_000,
   verifyMs: 1_000,
+  hookTimeoutMs: 5_000,
 } as const;
 
 export interface DriveFlags {
@@ -26,6 +27,7 @@ export interface DriveFlags {
   dedupWindow?: string;
   events?: string;
   onEscalate?: string;
+  hookTimeout?: string;
   state?: string;
   settle?: string;
 }
@@ -42,6 +44,8 @@ export interface DriveOptions {
   dedupWindowMs: number;
   events?: string;
   onEscalate?: string;
+  /** Deadline of one --on-escalate run. */
+  hookTimeoutMs: number;
   stateDir: string;
   settleMs?: number;
   confirmMs: number;
@@ -91,6 +95,12 @@ export function resolveDriveOptions(
   const dedupWindowMs = flags.dedupWindow !== undefined
     ? parseDuration(flags.dedupWindow, "--dedup-window")
     : cfg.dedupWindowMs ?? DEFAULTS.dedupWindowMs;
+  const hookTimeoutMs = flags.hookTimeout !== undefined
+    ? parseDuration(flags.hookTimeout, "--hook-timeout")
+    : cfg.hookTimeoutMs ?? DEFAULTS.hookTimeoutMs;
+  if (hookTimeoutMs < 100 || hookTimeoutMs > 3_600_000) {
+    throw invalidArgument("--hook-timeout must be between 100ms and 1h");
+  }
   const stateDir = flags.state ?? cfg.state ?? defaultStateDir(env);
   if (!stateDir) {
     throw invalidArgument("no state directory: set HOME or XDG_STATE_HOME, or pass --state DIR");
@@ -102,6 +112,7 @@ export function resolveDriveOptions(
     approve,
     allow,
     dedupWindowMs,
+    hookTimeoutMs,
     stateDir,
     confirmMs: DEFAULTS.confirmMs,
     verifyMs: DEFAULTS.verifyMs,

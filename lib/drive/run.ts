@@ -16,6 +16,7 @@ import {
 } from "./decide.ts";
 import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
+import type { HookProblem } from "./hook.ts";
 import { sendNudge } from "./nudge.ts";
 import { type DriveState, pruneState, saveState, shouldEmit } from "./state.ts";
 
@@ -60,8 +61,8 @@ export interface DriveHost {
     pane: HostPane,
     accept: (v: { command: string | null }) => boolean,
   ): Promise<ApproveResult>;
-  /** Run --on-escalate; resolves to a warning text when it failed. */
-  hook(cmd: string, e: DriveEvent): Promise<string | undefined>;
+  /** Run --on-escalate; resolves to what went wrong (failed, timed out), if anything. */
+  hook(cmd: string, e: DriveEvent): Promise<HookProblem | undefined>;
   /** Wait; resolves early (and clears its timer) when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   now(): number;
@@ -137,8 +138,8 @@ export class DriveLoop {
     if (plan.text !== undefined) extra.text = plan.text;
     const e = await this.emit("escalated", plan.message, pane, extra);
     if (this.opts.onEscalate) {
-      const warn = await this.host.hook(this.opts.onEscalate, e);
-      if (warn) await this.emit("warning", warn, pane);
+      const problem = await this.host.hook(this.opts.onEscalate, e);
+      if (problem) await this.emit("warning", problem.message, pane, { detail: problem.detail });
     }
     return true;
   }

@@ -8,7 +8,15 @@
  * supervision.
  */
 
+import { describeBytes, readFileCapped, TooLarge } from "../io/capped.ts";
+
 export const STATE_VERSION = 1;
+
+/**
+ * The largest state file read. Real state is a few KiB (dedup keys, a few input texts); a larger
+ * file is damaged or planted, and parsing 50 MB of JSON would cost seconds and a GiB every tick.
+ */
+export const MAX_STATE_BYTES = 1024 * 1024;
 
 export interface PaneMemory {
   /** The input text we pressed Enter for, and when (at most one Enter per stranded text). */
@@ -48,7 +56,7 @@ export function parseState(text: string, session: string): DriveState | string {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return `not JSON (${e instanceof Error ? e.message : String(e)})`;
+    return `not JSON (${(e instanceof Error ? e.message : String(e)).slice(0, 200)})`;
   }
   if (!isRecord(raw)) return "not a JSON object";
   if (raw.version !== STATE_VERSION) return `unknown state version ${JSON.stringify(raw.version)}`;
@@ -89,19 +97,24 @@ export async function loadState(
   session: string,
   now = Date.now(),
 ): Promise<LoadedState> {
-  let text: string;
+  let parsed: DriveState | string;
   try {
-    text = await Deno.readTextFile(path);
+    const bytes = await readFileCapped(path, MAX_STATE_BYTES, `state file ${path}`);
+    parsed = parseState(new TextDecoder().decode(bytes), session);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { state: freshState(session) };
-    return {
-      state: freshState(session),
-      warning: `cannot read state file ${path} (${
-        e instanceof Error ? e.message : String(e)
-      }); starting fresh`,
-    };
+    if (e instanceof TooLarge) {
+      parsed = `it is larger than ${describeBytes(MAX_STATE_BYTES)}`;
+    } else {
+      const cause = e instanceof Error ? e.cause : undefined;
+      if (cause instanceof Deno.errors.NotFound) return { state: freshState(session) };
+      return {
+        state: freshState(session),
+        warning: `cannot read state file ${path} (${
+          e instanceof Error ? e.message : String(e)
+        }); starting fresh`,
+      };
+    }
   }
-  const parsed = parseState(text, session);
   if (typeof parsed !== "string") return { state: parsed };
   const aside = `${path}.corrupt-${now}`;
   let kept = "";

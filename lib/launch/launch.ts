@@ -105,6 +105,16 @@ export function checkFlags(req: LaunchRequest): void {
       `--session "${req.session}": tmux session names cannot contain ":" or "."`,
     );
   }
+  // tmux 3.3a stores session names "vis"-encoded: control characters as escapes, "\" doubled and
+  // "$" before a letter, "_" or "{" backslashed. Such a name would not come out as given (and a
+  // later --session with the same text would not find it), so it is refused.
+  // deno-lint-ignore no-control-regex
+  if (req.session !== undefined && /[\u0000-\u001f\u007f\\]|\$[A-Za-z_{]/.test(req.session)) {
+    throw invalidArgument(
+      `--session ${JSON.stringify(req.session.slice(0, 80))}: tmux would rewrite this name ` +
+        '(control characters, "\\" and "$" before a letter, "_" or "{" are escaped); pick another',
+    );
+  }
   // deno-lint-ignore no-control-regex
   if (req.title !== undefined && /[\u0000-\u001f\u007f]/.test(req.title)) {
     throw invalidArgument("--title must not contain control characters");

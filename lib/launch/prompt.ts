@@ -10,6 +10,7 @@
  * the 16-byte message header and the 4-byte argc), far below what prompts need.
  */
 import { DroverError, invalidArgument } from "../errors.ts";
+import { readUpTo } from "../io/capped.ts";
 
 /** Largest accepted prompt, in bytes of UTF-8 (see the module comment for why). */
 export const MAX_PROMPT_BYTES = 120 * 1024;
@@ -25,28 +26,14 @@ export interface PromptSource {
   read(max: number): Promise<Uint8Array>;
 }
 
-/** stdin as a PromptSource; reads at most `max` bytes so a huge pipe cannot exhaust memory. */
+/**
+ * stdin as a PromptSource. read(max) returns at most max + 1 bytes (more means "too large"), so a
+ * huge pipe cannot exhaust memory; a directory on stdin is a usage error.
+ */
 export function stdinSource(): PromptSource {
   return {
     isTerminal: () => Deno.stdin.isTerminal(),
-    async read(max: number): Promise<Uint8Array> {
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      const buf = new Uint8Array(64 * 1024);
-      while (total <= max) {
-        const n = await Deno.stdin.read(buf);
-        if (n === null) break;
-        chunks.push(buf.slice(0, n));
-        total += n;
-      }
-      const out = new Uint8Array(total);
-      let off = 0;
-      for (const c of chunks) {
-        out.set(c, off);
-        off += c.length;
-      }
-      return out;
-    },
+    read: (max: number) => readUpTo(Deno.stdin, max, "stdin"),
   };
 }
 
@@ -90,6 +77,7 @@ export async function readPrompt(source: PromptSource = stdinSource()): Promise<
   try {
     bytes = await source.read(MAX_PROMPT_BYTES);
   } catch (e) {
+    if (e instanceof DroverError) throw e;
     throw new DroverError("EMPTY_INPUT", `could not read the prompt from stdin: ${String(e)}`);
   }
   return validatePrompt(bytes);

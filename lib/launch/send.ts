@@ -34,17 +34,21 @@ export interface SendResult {
 
 const SENDABLE = new Set(["idle", "busy"]);
 
+/** The usage error for text over SEND_MAX_BYTES (it never quotes the text). */
+export function sendTooLarge(): DroverError {
+  return invalidArgument(
+    `the text is larger than ${SEND_MAX_BYTES / 1024} KiB; launch with --prompt - instead, or ` +
+      "write it to a file and send the path",
+    { limit_bytes: SEND_MAX_BYTES },
+  );
+}
+
 /** Validate text to send: no control characters except newline and tab. */
 export function validateSendText(text: string): string {
   if (text.trim() === "") {
     throw new DroverError("EMPTY_INPUT", "nothing to send: give the text as arguments or on stdin");
   }
-  if (new TextEncoder().encode(text).length > SEND_MAX_BYTES) {
-    throw invalidArgument(
-      `the text is larger than ${SEND_MAX_BYTES / 1024} KiB; launch with --prompt - instead, or ` +
-        "write it to a file and send the path",
-    );
-  }
+  if (new TextEncoder().encode(text).length > SEND_MAX_BYTES) throw sendTooLarge();
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) {
     throw invalidArgument(

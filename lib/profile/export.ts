@@ -5,7 +5,8 @@
  * TSV contract (format version 1), read with `IFS=$'\t' read -r name ere`, never `eval`:
  *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
  *   <field><TAB><ere>                     one row per profile field
- *   _<constant><TAB><value>               compiled constants (decoration class, windows)
+ *   _<constant><TAB><value>               compiled constants (decoration class, windows, the
+ *                                         input-line window, the shell-prompt ending)
  *   _gate_<list><TAB><ere>                the approve gate's option-1 wordings (gate_words.ts:
  *                                         shipped ones + the CLI's additions), marker lists
  * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
@@ -16,8 +17,10 @@
 import { DECORATION } from "../detect/text.ts";
 import {
   BOTTOM_REGION,
+  INPUT_LINE_WINDOW,
   LIVE_BLOCK,
   LIVE_TAIL,
+  SHELL_SIGILS,
   SHIFTED_MAX_BELOW,
   SHIFTED_OPTION_ABOVE,
 } from "../detect/mod.ts";
@@ -26,7 +29,11 @@ import { ereEscape, markersToEre } from "../regex/mod.ts";
 import type { ResolvedProfile } from "./resolve.ts";
 import { gateWordsFor } from "./gate_words.ts";
 
-export const PROMPT_PROFILE_FORMAT = 1;
+/**
+ * 2: the layout rule of the live gate (issue 16) needs `_input_line_window` and
+ * `_shell_prompt_end`; a format-1 reader would judge look-alike prompts live, so it must refuse.
+ */
+export const PROMPT_PROFILE_FORMAT = 2;
 export const PROMPT_PROFILE_HEADER = `#drover-prompt-profile\t${PROMPT_PROFILE_FORMAT}`;
 
 export interface ExportRow {
@@ -79,6 +86,8 @@ export function exportRows(p: ResolvedProfile): ExportRow[] {
     ["_shifted_max_below", String(SHIFTED_MAX_BELOW)],
     ["_shifted_option_above", String(SHIFTED_OPTION_ABOVE)],
     ["_bottom_region", String(BOTTOM_REGION)],
+    ["_input_line_window", String(INPUT_LINE_WINDOW)],
+    ["_shell_prompt_end", `(${SHELL_SIGILS.map(ereEscape).join("|")})$`],
   ];
   for (const [name, ere] of constants) {
     rows.push({ name, kind: "constant", case_insensitive: false, ere });

@@ -7,8 +7,9 @@
  */
 import type { CliEntry, Config } from "../config/load.ts";
 import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
-import { defaultProfile, shippedFor, type ShippedProfile } from "./embedded.ts";
-import type { CompiledPattern } from "../regex/mod.ts";
+import { defaultProfile, shippedFor, type ShippedProfile, shippedProfiles } from "./embedded.ts";
+import { DroverError } from "../errors.ts";
+import type { CompiledPattern, Matcher } from "../regex/mod.ts";
 
 export type FieldSource =
   | { readonly layer: "config"; readonly file: string; readonly line: number }
@@ -38,7 +39,7 @@ export interface ProfileMatchers {
   readonly broadGrant: readonly string[];
   /** Compiled patterns; null only for an unset extension field. */
   readonly patterns: Readonly<
-    Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>
+    Record<SeedPatternField, Matcher> & Record<PatternField, Matcher | null>
   >;
   /** ERE forms of the patterns (case folded in), for sweep.sh ("" = unset). */
   readonly ere: Readonly<Record<PatternField, string>>;
@@ -137,14 +138,14 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
   }
   const v = values as unknown as ProfileValues;
   const markers: Record<string, string[]> = {};
-  const patterns: Record<string, RegExp | null> = {};
+  const patterns: Record<string, Matcher | null> = {};
   const ere: Record<string, string> = {};
   const ereAlternatives: Record<string, readonly string[]> = {};
   for (const f of FIELDS) {
     if (f.kind === "markers") markers[f.name] = (v[f.name] as string[]).map((m) => m.toLowerCase());
     if (f.kind === "pattern") {
       const c = compiled[f.name];
-      patterns[f.name] = c ? c.regex : null;
+      patterns[f.name] = c ? c.matcher : null;
       ere[f.name] = c ? c.ere : "";
       ereAlternatives[f.name] = c ? c.ereAlternatives : [];
     }
@@ -161,13 +162,40 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
     matchers: Object.freeze({
       markers: markers as Record<MarkerField, string[]>,
       broadGrant,
-      patterns: patterns as Record<SeedPatternField, RegExp> & Record<PatternField, RegExp | null>,
+      patterns: patterns as
+        & Record<SeedPatternField, Matcher>
+        & Record<PatternField, Matcher | null>,
       ere: ere as Record<PatternField, string>,
       ereAlternatives: ereAlternatives as Record<PatternField, readonly string[]>,
     }),
   });
   perConfig.set(cli, resolved);
   return resolved;
+}
+
+/** Every name `--cli` accepts: configured CLIs, the shipped profiles' names, the default. */
+export function knownCliNames(config: Config): string[] {
+  const names = new Set<string>([DEFAULT_CLI, ...Object.keys(config.clis)]);
+  for (const p of shippedProfiles()) if (p.verified) { for (const c of p.clis) names.add(c); }
+  if (config.defaultCli) names.add(config.defaultCli);
+  return [...names].sort();
+}
+
+/**
+ * A `--cli NAME` given on the command line must name a CLI drover knows: a typo would otherwise be
+ * judged silently with the Claude default. PROFILE_NOT_FOUND (exit 5) names the known ones.
+ */
+export function checkCliFlag(flag: string | undefined, config: Config): void {
+  if (flag === undefined) return;
+  const name = cliKey(flag);
+  const known = knownCliNames(config);
+  if (name !== "" && (config.clis[name] !== undefined || shippedFor(name) !== null)) return;
+  if (known.includes(name)) return;
+  throw new DroverError(
+    "PROFILE_NOT_FOUND",
+    `no CLI profile named ${JSON.stringify(flag.slice(0, 80))}; known: ${known.join(", ")} ` +
+      "(add [clis.<name>] to the configuration)",
+  );
 }
 
 /** The CLI a command should use when none is given: --cli, else default_cli, else claude. */

@@ -64,10 +64,10 @@ export function describe(v: unknown): string {
 /** Validate one pattern source: compiles in the supported subset and is not a catch-all. */
 export function checkPattern(src: string): CompiledPattern {
   const c = compilePattern(src);
-  if (c.regex.test("")) {
+  if (c.matcher.test("")) {
     throw new PatternError("matches the empty string, so it would match every line");
   }
-  if (GENERIC_LINES.every((l) => c.regex.test(l))) {
+  if (GENERIC_LINES.every((l) => c.matcher.test(l))) {
     throw new PatternError("matches every ordinary line (it would fire on any screen)");
   }
   return c;
@@ -120,11 +120,16 @@ export function validateProfileTable(
         values[key] = v;
       } catch (e) {
         const reason = e instanceof PatternError ? e.message : String(e);
-        issues.push({ path: [key], reason: `invalid pattern ${JSON.stringify(v)}: ${reason}` });
+        issues.push({ path: [key], reason: `invalid pattern ${quotePattern(v)}: ${reason}` });
       }
     }
   }
   return { profile: { values: values as PartialProfileValues, patterns }, issues };
+}
+
+/** The pattern as the error quotes it: JSON-escaped, and cut so a huge one is not echoed. */
+function quotePattern(v: string): string {
+  return v.length > 80 ? JSON.stringify(v.slice(0, 60)).slice(0, -1) + '…"' : JSON.stringify(v);
 }
 
 function suggest(key: string): string | null {

@@ -1,17 +1,20 @@
 /**
  * Profile patterns are written in Rust `regex`-crate syntax. This module checks a pattern against the
- * subset drover supports (linear-time constructs that also have a POSIX-ERE form for sweep.sh),
- * translates it into a JavaScript RegExp that V8's linear engine runs, and has ere.ts export it as ERE.
+ * subset drover supports (constructs with a linear-time match and a POSIX-ERE form for sweep.sh),
+ * parses it into the tree (ir.ts) that the safety rules (safety.ts) judge and the bounded matcher
+ * (match.ts) runs, and has ere.ts export it as ERE.
  *
  * Why a subset: a profile is configuration an agent's own worktree may influence, so it must not be
- * able to stall the supervisor (no back-references, no look-around), and sweep.sh must read the very
- * same pattern (so everything has to survive the ERE export). Semantics that differ between Rust and
- * JS are documented in docs/profiles.md (`\d`, `\w` are ASCII here).
+ * able to stall the supervisor (no back-references, no look-around, no catastrophic nesting), and
+ * sweep.sh must read the very same pattern (so everything has to survive the ERE export). Semantics
+ * that differ between Rust and JS are documented in docs/profiles.md (`\d`, `\w` are ASCII here).
  */
 import { type AST, RegExpParser } from "../deps/regexpp.ts";
-import { addRangeCase, caseVariants } from "./case.ts";
 import { ereAlternatives, toEre } from "./ere.ts";
 import { PatternError } from "./error.ts";
+import { fromAst, type Spans, type Tree } from "./ir.ts";
+import { Matcher } from "./match.ts";
+import { checkLength, checkTree, type Describe } from "./safety.ts";
 
 export interface CompiledPattern {
   /** The pattern exactly as written in the profile. */
@@ -20,7 +23,8 @@ export interface CompiledPattern {
   readonly jsSource: string;
   /** Whole-pattern case-insensitivity from a leading `(?i)`. */
   readonly ignoreCase: boolean;
-  readonly regex: RegExp;
+  /** The bounded matcher every detector runs (match.ts). */
+  readonly matcher: Matcher;
   /** POSIX ERE form with case-insensitivity folded in (`[aA]`), for sweep.sh. */
   readonly ere: string;
   /** The ERE's top-level alternatives (for prefixing each with the decoration class). */
@@ -59,13 +63,20 @@ function splitFlags(src: string): { flags: Set<string>; body: string } {
   return { flags, body };
 }
 
-/** Translate Rust-regex syntax into JS (`u` mode) source, rejecting what has no linear/ERE form. */
-function translate(body: string): string {
+/**
+ * Translate Rust-regex syntax into JS (`u` mode) source, rejecting what has no linear/ERE form.
+ * `at[k]` is the index in `body` of the construct that produced JS character k.
+ */
+function translate(body: string): { js: string; at: number[] } {
   let out = "";
   let inClass = 0;
   let classStart = false;
   const n = body.length;
+  const at: number[] = [];
+  let from = 0;
   for (let i = 0; i < n; i++) {
+    while (at.length < out.length) at.push(from);
+    from = i;
     const c = body[i];
     if (c === "\\") {
       classStart = false;
@@ -209,7 +220,8 @@ function translate(body: string): string {
     out += c;
   }
   if (inClass) throw new PatternError("unterminated character class");
-  return out;
+  while (at.length < out.length) at.push(from);
+  return { js: out, at };
 }
 
 function posixClass(name: string): string {
@@ -234,8 +246,24 @@ function posixClass(name: string): string {
   return v;
 }
 
-/** Parse + check + translate. Throws PatternError with a reason meant for a person. */
-export function compilePattern(source: string): CompiledPattern {
+/** A parsed pattern: its tree plus everything compilePattern derives the other forms from. */
+export interface ParsedPattern {
+  readonly source: string;
+  readonly jsSource: string;
+  readonly ast: AST.Pattern;
+  readonly ignoreCase: boolean;
+  readonly dotAll: boolean;
+  readonly tree: Tree;
+  /** The part of `source` a tree node came from (quoted in error messages, cut to 40 chars). */
+  readonly show: Describe;
+}
+
+/**
+ * Syntax only: parse a Rust-syntax pattern into its tree, with no safety rule applied. Tests use
+ * it to hand the matcher patterns validation would refuse; everything else uses compilePattern.
+ */
+export function parsePattern(source: string): ParsedPattern {
+  checkLength(source);
   if (source.length === 0) throw new PatternError("empty pattern");
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(source)) {
@@ -243,133 +271,45 @@ export function compilePattern(source: string): CompiledPattern {
   }
   const { flags, body } = splitFlags(source);
   if (body.length === 0) throw new PatternError("empty pattern after the flag group");
-  const jsSource = translate(body);
+  const { js: jsSource, at } = translate(body);
   let ast: AST.Pattern;
   try {
     ast = PARSER.parsePattern(jsSource, 0, jsSource.length, { unicode: true });
   } catch (e) {
+    // regexpp's message quotes the translated source ("/…/u: reason"): keep only the reason.
     const msg = e instanceof Error ? e.message : String(e);
-    throw new PatternError(`does not compile: ${msg.replace(/^Invalid regular expression: /, "")}`);
+    throw new PatternError(
+      `does not compile: ${msg.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`,
+    );
   }
   const ignoreCase = flags.has("i");
-  const ere = toEre(ast, ignoreCase);
-  const alternatives = ereAlternatives(ast, ignoreCase);
-  // V8's linear fallback engine (--enable-experimental-regexp-engine-on-excessive-backtracks)
-  // supports neither the `u` nor the `i` flag nor scoped modifiers: a pattern compiled with them
-  // backtracks without a bound. So the validated AST is re-emitted as flag-free JS source with
-  // case folded into classes and code points kept whole, which the fallback engine accepts.
-  const linearSource = toLinearJs(ast, ignoreCase);
-  let regex: RegExp;
-  try {
-    regex = new RegExp(linearSource, flags.has("s") ? "s" : "");
-  } catch (e) {
-    throw new PatternError(`does not compile: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return { source, jsSource, ignoreCase, regex, ere, ereAlternatives: alternatives };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Flag-free JS emission (what actually runs, on V8's backtrack-bounded engine)
-
-const ASTRAL = "[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]";
-
-function u4(n: number): string {
-  return "\\u" + n.toString(16).padStart(4, "0");
-}
-
-function jsChar(cp: number): string {
-  if (cp <= 0xffff) return u4(cp);
-  const h = Math.floor((cp - 0x10000) / 0x400) + 0xd800;
-  const l = ((cp - 0x10000) % 0x400) + 0xdc00;
-  return `(?:${u4(h)}${u4(l)})`;
-}
-
-function jsClass(
-  negate: boolean,
-  elements: readonly AST.CharacterClassElement[],
-  i: boolean,
-): string {
-  const parts: string[] = [];
-  const astral: string[] = [];
-  const addChar = (cp: number) => {
-    for (const v of i ? caseVariants(cp) : [cp]) {
-      if (v > 0xffff) {
-        if (negate) throw new PatternError("a negated class with characters beyond U+FFFF");
-        astral.push(jsChar(v));
-      } else parts.push(u4(v));
-    }
+  const dotAll = flags.has("s");
+  const spans: Spans = new WeakMap();
+  const tree = fromAst(ast, ignoreCase, dotAll, spans);
+  const prefix = source.length - body.length;
+  const show: Describe = (n) => {
+    const span = spans.get(n);
+    if (!span) return "…";
+    const a = prefix + (at[span[0]] ?? body.length);
+    const b = prefix + (span[1] < at.length ? at[span[1]] : body.length);
+    const text = source.slice(a, Math.max(a, b));
+    return text.length > 40 ? text.slice(0, 39) + "…" : text;
   };
-  for (const e of elements) {
-    if (e.type === "Character") addChar(e.value);
-    else if (e.type === "CharacterClassRange") {
-      const { value: lo } = e.min, { value: hi } = e.max;
-      if (hi > 0xffff) throw new PatternError("a class range beyond U+FFFF is not supported");
-      const rs: Array<[number, number]> = [];
-      addRangeCase(lo, hi, rs, i);
-      for (const [a, b] of rs) parts.push(`${u4(a)}-${u4(b)}`);
-    } else if (e.type === "CharacterSet") {
-      if (e.kind === "property") {
-        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
-      }
-      const letter = { digit: "d", space: "s", word: "w" }[e.kind as "digit" | "space" | "word"];
-      parts.push("\\" + (e.negate ? letter.toUpperCase() : letter));
-    } else throw new PatternError("this character-class construct is not supported");
-  }
-  if (negate) return `(?:${ASTRAL}|[^${parts.join("")}])`;
-  const cls = parts.length > 0 ? [`[${parts.join("")}]`] : [];
-  const alts = [...cls, ...astral];
-  if (alts.length === 0) throw new PatternError("an empty character class matches nothing");
-  return alts.length === 1 ? alts[0] : `(?:${alts.join("|")})`;
+  return { source, jsSource, ast, ignoreCase, dotAll, tree, show };
 }
 
-function jsNode(node: AST.Node, i: boolean): string {
-  switch (node.type) {
-    case "Alternative":
-      return node.elements.map((e) => jsNode(e, i)).join("");
-    case "Group": {
-      let inner = i;
-      if (node.modifiers?.add.ignoreCase) inner = true;
-      if (node.modifiers?.remove?.ignoreCase) inner = false;
-      return "(?:" + node.alternatives.map((a) => jsNode(a, inner)).join("|") + ")";
-    }
-    case "CapturingGroup":
-      return "(" + node.alternatives.map((a) => jsNode(a, i)).join("|") + ")";
-    case "Quantifier": {
-      const { min, max } = node;
-      const q = max === Infinity
-        ? (min === 0 ? "*" : min === 1 ? "+" : `{${min},}`)
-        : (min === 0 && max === 1 ? "?" : min === max ? `{${min}}` : `{${min},${max}}`);
-      return `(?:${jsNode(node.element, i)})${q}${node.greedy ? "" : "?"}`;
-    }
-    case "Character":
-      if (i) {
-        const vs = caseVariants(node.value);
-        if (vs.length > 1) {
-          return jsClass(
-            false,
-            vs.map((v) => ({ type: "Character", value: v }) as AST.Character),
-            false,
-          );
-        }
-      }
-      return jsChar(node.value);
-    case "CharacterSet":
-      if (node.kind === "any") return `(?:${ASTRAL}|.)`;
-      if (node.kind === "property") {
-        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
-      }
-      return jsClass(false, [node as AST.EscapeCharacterSet], false);
-    case "CharacterClass":
-      return jsClass(node.negate, node.elements as AST.CharacterClassElement[], i);
-    case "Assertion":
-      if (node.kind === "start") return "^";
-      if (node.kind === "end") return "$";
-      throw new PatternError("this assertion is not supported");
-    default:
-      throw new PatternError(`construct '${node.raw}' is not supported`);
-  }
-}
-
-function toLinearJs(ast: AST.Pattern, ignoreCase: boolean): string {
-  return ast.alternatives.map((a) => jsNode(a, ignoreCase)).join("|");
+/** Parse + check + translate. Throws PatternError with a reason meant for a person. */
+export function compilePattern(source: string): CompiledPattern {
+  const p = parsePattern(source);
+  checkTree(p.tree, p.show);
+  const ere = toEre(p.ast, p.ignoreCase);
+  const alternatives = ereAlternatives(p.ast, p.ignoreCase);
+  return {
+    source,
+    jsSource: p.jsSource,
+    ignoreCase: p.ignoreCase,
+    matcher: new Matcher(p.tree, source),
+    ere,
+    ereAlternatives: alternatives,
+  };
 }

@@ -1,4 +1,15 @@
-/** Matching that cannot be stalled: every pattern runs on a bounded line and never throws. */
+/**
+ * Matching that cannot be stalled. Every profile pattern runs on drover's own matcher (vm.ts):
+ * linear in line length × pattern size, with a hard step budget per line, and the results
+ * JavaScript's RegExp#exec would give (first match, leftmost; greedy and lazy; capture groups
+ * numbered by their opening parenthesis; a repeated group's captures cleared at each iteration).
+ * A required-text prefilter and first-character skipping keep the common no-match case cheap.
+ */
+import { anchoredStart, firstSet, nullable, type Tree } from "./ir.ts";
+import { type Prefilter, prefilterOf } from "./prefilter.ts";
+import { compileProgram, type Program } from "./program.ts";
+import { MAX_STEPS, search, type SearchStats } from "./vm.ts";
+import type { CharSet } from "./charset.ts";
 
 /**
  * Lines longer than this are cut before a pattern runs on them. Terminal lines are at most a few
@@ -7,16 +18,111 @@
  */
 export const MAX_MATCH_LINE = 4096;
 
+export { MAX_STEPS };
+
 export function boundLine(line: string): string {
   return line.length > MAX_MATCH_LINE ? line.slice(0, MAX_MATCH_LINE) : line;
 }
 
-/** RegExp#exec on a bounded line. Never throws (a V8 failure counts as no match). */
-export function execBounded(re: RegExp, line: string): RegExpExecArray | null {
-  try {
-    re.lastIndex = 0;
-    return re.exec(boundLine(line));
-  } catch {
-    return null;
+/** A match in RegExp#exec's shape: [whole, group 1, …] plus the start index. */
+export interface RegexMatch extends Array<string | undefined> {
+  /** The whole match. */
+  0: string;
+  index: number;
+  input: string;
+}
+
+export class Matcher {
+  /** The pattern as written. */
+  readonly source: string;
+  /** Number of capture groups. */
+  readonly groups: number;
+  /** Searches the step budget stopped (counted as no match). */
+  overBudget = 0;
+  /** Steps the last search took (for tests and reports). */
+  lastSteps = 0;
+  readonly #prog: Program;
+  readonly #pre: Prefilter | null;
+  readonly #anchored: boolean;
+  readonly #first: CharSet | null;
+  readonly #stats: SearchStats = { steps: 0, overBudget: false };
+
+  constructor(tree: Tree, source: string) {
+    this.source = source;
+    this.groups = tree.groups;
+    this.#prog = compileProgram(tree);
+    this.#pre = prefilterOf(tree.root);
+    this.#anchored = anchoredStart(tree.root);
+    this.#first = nullable(tree.root) ? null : firstSet(tree.root);
   }
+
+  /** Program size in instructions. */
+  get size(): number {
+    return this.#prog.length;
+  }
+
+  #run(line: string, captures: boolean): Int32Array | null {
+    let from = 0;
+    if (this.#pre) {
+      const hit = this.#pre.find(line);
+      if (hit < 0) return null;
+      if (!this.#anchored && Number.isFinite(this.#pre.before)) {
+        from = Math.max(0, hit - this.#pre.before);
+        // Never start inside a surrogate pair.
+        const c = line.charCodeAt(from);
+        if (from > 0 && c >= 0xdc00 && c <= 0xdfff) {
+          const h = line.charCodeAt(from - 1);
+          if (h >= 0xd800 && h <= 0xdbff) from--;
+        }
+      }
+    }
+    const stats = this.#stats;
+    stats.steps = 0;
+    stats.overBudget = false;
+    const budget = Math.min(MAX_STEPS, (line.length + 1) * this.#prog.length);
+    const slots = search(this.#prog, line, {
+      from,
+      anchored: this.#anchored,
+      first: this.#first,
+      captures,
+      budget,
+    }, stats);
+    this.lastSteps = stats.steps;
+    if (stats.overBudget) this.overBudget++;
+    return slots;
+  }
+
+  /** RegExp#exec on the line (cut to MAX_MATCH_LINE). Never throws; over budget = no match. */
+  exec(line: string): RegexMatch | null {
+    const text = boundLine(line);
+    let slots: Int32Array | null;
+    try {
+      slots = this.#run(text, true);
+    } catch {
+      return null;
+    }
+    if (!slots) return null;
+    const out = new Array<string | undefined>(this.groups + 1) as RegexMatch;
+    for (let g = 0; g <= this.groups; g++) {
+      const a = slots[2 * g], b = slots[2 * g + 1];
+      out[g] = a >= 0 && b >= 0 ? text.slice(a, b) : undefined;
+    }
+    out.index = slots[0];
+    out.input = text;
+    return out;
+  }
+
+  /** Does the line (cut to MAX_MATCH_LINE) match? Never throws; over budget = false. */
+  test(line: string): boolean {
+    try {
+      return this.#run(boundLine(line), false) !== null;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** `m.exec(line)`: the matcher never throws and never runs past its budget. */
+export function execBounded(m: Matcher, line: string): RegexMatch | null {
+  return m.exec(line);
 }

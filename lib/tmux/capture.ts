@@ -4,6 +4,7 @@
  * printed by display-message, carrying a per-call nonce no screen can forge.
  */
 import { DroverError } from "../errors.ts";
+import { fmt, num, paneId, SEP, type TmuxArg, word } from "./arg.ts";
 import { nonce } from "./panes.ts";
 import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
 
@@ -20,11 +21,11 @@ export interface CaptureOptions {
   history?: number;
 }
 
-function captureArgs(pane: string, styled: boolean, history: number | undefined): string[] {
-  const args = ["capture-pane", "-p", "-J"];
-  if (styled) args.push("-e");
-  if (history !== undefined && history > 0) args.push("-S", `-${Math.floor(history)}`);
-  args.push("-t", pane);
+function captureArgs(pane: string, styled: boolean, history: number | undefined): TmuxArg[] {
+  const args = [word("capture-pane"), word("-p"), word("-J")];
+  if (styled) args.push(word("-e"));
+  if (history !== undefined && history > 0) args.push(word("-S"), num(-Math.floor(history)));
+  args.push(word("-t"), paneId(pane));
   return args;
 }
 
@@ -48,13 +49,14 @@ export async function capturePanes(
       jobs.push({ pane, styled: false });
       if (opts.styled) jobs.push({ pane, styled: true });
     }
-    const args: string[] = [];
+    // The chain's `;`s are SEP: no other element can end a command (see arg.ts).
+    const args: TmuxArg[] = [];
     jobs.forEach((j, i) => {
-      if (i > 0) args.push(";");
-      args.push("display-message", "-p", `\u001edrover-${tag}-${i}\u001e`, ";");
+      if (i > 0) args.push(SEP);
+      args.push(word("display-message"), word("-p"), fmt`\u001edrover-${tag}-${i}\u001e`, SEP);
       args.push(...captureArgs(j.pane, j.styled, opts.history));
     });
-    args.push(";", "display-message", "-p", `\u001edrover-${tag}-end\u001e`);
+    args.push(SEP, word("display-message"), word("-p"), fmt`\u001edrover-${tag}-end\u001e`);
     const r = await tmux(server, args, { allowFailure: true });
     const parts = r.stdout.split(new RegExp(`\u001edrover-${tag}-(\\d+|end)\u001e\n`));
     // parts: [before, idx0, body0, idx1, body1, ...]

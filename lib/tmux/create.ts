@@ -5,8 +5,9 @@
  * nothing, and the pane option/title setters launch needs.
  */
 import { DroverError } from "../errors.ts";
+import { data, fmt, paneId, text, type TmuxArg, word } from "./arg.ts";
 import { nonce } from "./panes.ts";
-import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
+import { clip, isMissingTarget, tmux, tmuxFailure, type TmuxServer } from "./run.ts";
 
 export interface CreatedPane {
   session_id: string;
@@ -20,7 +21,10 @@ export interface CreatedPane {
 export type SplitDirection = "right" | "left" | "up" | "down";
 
 export interface CreateSpec {
-  /** argv tmux execs directly for the pane (at least 2 elements, so no shell parses it). */
+  /**
+   * argv tmux execs directly for the pane (at least 2 elements, so no shell parses it; tmux does
+   * not expand formats in it).
+   */
   command: string[];
   cwd?: string;
   /** Launch-scoped environment of the pane's process (tmux -e). */
@@ -29,6 +33,7 @@ export interface CreateSpec {
   windowName?: string;
 }
 
+/** What createdFormat() prints, in order (the format itself is a literal so nothing is escaped). */
 const CREATED_FIELDS = [
   "session_id",
   "session_name",
@@ -38,8 +43,8 @@ const CREATED_FIELDS = [
   "pane_index",
 ];
 
-function createdFormat(sep: string): string {
-  return CREATED_FIELDS.map((f) => `#{${f}}`).join(sep);
+function createdFormat(sep: string): TmuxArg {
+  return fmt`#{session_id}${sep}#{session_name}${sep}#{window_id}${sep}#{window_index}${sep}#{pane_id}${sep}#{pane_index}`;
 }
 
 function parseCreated(stdout: string, sep: string): CreatedPane {
@@ -62,27 +67,36 @@ function parseCreated(stdout: string, sep: string): CreatedPane {
   };
 }
 
-function commonArgs(spec: CreateSpec): string[] {
-  const a: string[] = [];
-  if (spec.cwd !== undefined) a.push("-c", spec.cwd);
-  for (const [k, v] of Object.entries(spec.env ?? {})) a.push("-e", `${k}=${v}`);
+/** -c (a format position: its `#`s are doubled) and -e (verbatim). */
+function commonArgs(spec: CreateSpec): TmuxArg[] {
+  const a: TmuxArg[] = [];
+  if (spec.cwd !== undefined) a.push(word("-c"), text(spec.cwd));
+  for (const [k, v] of Object.entries(spec.env ?? {})) a.push(word("-e"), data(`${k}=${v}`));
   return a;
 }
 
-async function create(server: TmuxServer, args: string[], what: string): Promise<CreatedPane> {
+function commandArgs(spec: CreateSpec): TmuxArg[] {
+  return [word("--"), ...spec.command.map(data)];
+}
+
+async function create(
+  server: TmuxServer,
+  cmd: TmuxArg,
+  args: TmuxArg[],
+  what: string,
+): Promise<CreatedPane> {
   const sep = `\u001f${nonce()}\u001f`;
-  const full = [args[0]!, "-P", "-F", createdFormat(sep), ...args.slice(1)];
+  const full = [cmd, word("-P"), word("-F"), createdFormat(sep), ...args];
   const r = await tmux(server, full, { allowFailure: true });
   if (r.code !== 0) {
-    const msg = r.stderr.trim() || `exit code ${r.code}`;
-    if (/no server running|error connecting|failed to connect/i.test(msg)) {
-      await tmux(server, full); // the primitive maps this to TMUX_UNAVAILABLE
-    }
+    const msg = clip(r.stderr.trim() || `exit code ${r.code}`, 300);
+    const failure = tmuxFailure(server, full, r);
+    if (failure.code === "TMUX_UNAVAILABLE") throw failure;
     if (isMissingTarget(msg)) {
       throw new DroverError("TARGET_NOT_FOUND", `cannot create ${what}: ${msg}`);
     }
     throw new DroverError("CREATE_FAILED", `tmux could not create ${what}: ${msg}`, {
-      details: { stderr: r.stderr },
+      details: { stderr: clip(r.stderr, 2000) },
     });
   }
   return parseCreated(r.stdout, sep);
@@ -94,9 +108,14 @@ export function newSession(
   session: string,
   spec: CreateSpec,
 ): Promise<CreatedPane> {
-  const args = ["new-session", "-d", "-s", session, ...commonArgs(spec)];
-  if (spec.windowName !== undefined) args.push("-n", spec.windowName);
-  return create(server, [...args, "--", ...spec.command], `session "${session}"`);
+  const args = [word("-d"), word("-s"), text(session), ...commonArgs(spec)];
+  if (spec.windowName !== undefined) args.push(word("-n"), text(spec.windowName));
+  return create(
+    server,
+    word("new-session"),
+    [...args, ...commandArgs(spec)],
+    `session "${session}"`,
+  );
 }
 
 /** A new window (never selected: -d) at the next free index of the session (given by id or =name). */
@@ -105,9 +124,14 @@ export function newWindow(
   sessionTarget: string,
   spec: CreateSpec,
 ): Promise<CreatedPane> {
-  const args = ["new-window", "-d", "-t", `${sessionTarget}:`, ...commonArgs(spec)];
-  if (spec.windowName !== undefined) args.push("-n", spec.windowName);
-  return create(server, [...args, "--", ...spec.command], `a window in ${sessionTarget}`);
+  const args = [word("-d"), word("-t"), data(`${sessionTarget}:`), ...commonArgs(spec)];
+  if (spec.windowName !== undefined) args.push(word("-n"), text(spec.windowName));
+  return create(
+    server,
+    word("new-window"),
+    [...args, ...commandArgs(spec)],
+    `a window in ${sessionTarget}`,
+  );
 }
 
 /** Split exactly the anchor pane (by id); never falls back to a window. Never selects (-d). */
@@ -117,25 +141,35 @@ export function splitPane(
   direction: SplitDirection,
   spec: CreateSpec,
 ): Promise<CreatedPane> {
-  const dir = direction === "right" || direction === "left" ? "-h" : "-v";
-  const before = direction === "left" || direction === "up" ? ["-b"] : [];
-  const args = ["split-window", "-d", dir, ...before, "-t", anchorPaneId, ...commonArgs(spec)];
-  return create(server, [...args, "--", ...spec.command], `a pane beside ${anchorPaneId}`);
+  const dir = direction === "right" || direction === "left" ? word("-h") : word("-v");
+  const before = direction === "left" || direction === "up" ? [word("-b")] : [];
+  const args = [word("-d"), dir, ...before, word("-t"), paneId(anchorPaneId), ...commonArgs(spec)];
+  return create(
+    server,
+    word("split-window"),
+    [...args, ...commandArgs(spec)],
+    `a pane beside ${anchorPaneId}`,
+  );
 }
 
 /** True when a session with exactly this name exists. */
 export async function sessionExists(server: TmuxServer, name: string): Promise<boolean> {
-  const r = await tmux(server, ["has-session", "-t", `=${name}`], { allowFailure: true });
+  // Targets are not format-expanded: the name is matched as it is stored.
+  const r = await tmux(server, [word("has-session"), word("-t"), data(`=${name}`)], {
+    allowFailure: true,
+  });
   if (r.code === 0) return true;
   if (/no server running|error connecting|failed to connect/i.test(r.stderr)) return false;
   return false;
 }
 
 /** The session id of a pane (for "inside tmux, launch into my own session"). */
-export async function sessionOfPane(server: TmuxServer, paneId: string): Promise<string | null> {
-  const r = await tmux(server, ["display-message", "-p", "-t", paneId, "#{session_id}"], {
-    allowFailure: true,
-  });
+export async function sessionOfPane(server: TmuxServer, pane: string): Promise<string | null> {
+  const r = await tmux(
+    server,
+    [word("display-message"), word("-p"), word("-t"), paneId(pane), fmt`#{session_id}`],
+    { allowFailure: true },
+  );
   const id = r.stdout.trim();
   return r.code === 0 && /^\$[0-9]+$/.test(id) ? id : null;
 }
@@ -150,10 +184,10 @@ export interface Selection {
 
 export async function selectionSnapshot(server: TmuxServer): Promise<Selection> {
   const r = await tmux(server, [
-    "list-panes",
-    "-a",
-    "-F",
-    "#{session_id} #{window_id} #{window_active} #{pane_id} #{pane_active}",
+    word("list-panes"),
+    word("-a"),
+    word("-F"),
+    fmt`#{session_id} #{window_id} #{window_active} #{pane_id} #{pane_active}`,
   ], { allowFailure: true });
   const sel: Selection = { windows: {}, panes: {} };
   if (r.code !== 0) return sel; // no server yet: nothing selected
@@ -177,36 +211,13 @@ export function selectionPreserved(before: Selection, after: Selection): boolean
   return true;
 }
 
-export async function setPaneTitle(server: TmuxServer, paneId: string, title: string) {
-  await tmux(server, ["select-pane", "-t", paneId, "-T", title]);
+/** select-pane -T expands formats: the title's `#`s are doubled so it comes out as written. */
+export async function setPaneTitle(server: TmuxServer, pane: string, title: string) {
+  await tmux(server, [word("select-pane"), word("-t"), paneId(pane), word("-T"), text(title)]);
 }
 
 /** Bring a created window/pane to the front (foreground launch, after creating it detached). */
 export async function selectCreated(server: TmuxServer, c: CreatedPane): Promise<void> {
-  await tmux(server, ["select-window", "-t", c.window_id]);
-  await tmux(server, ["select-pane", "-t", c.pane_id]);
-}
-
-/**
- * Paste text into a pane as ONE bracketed paste (when the application asked for bracketed paste;
- * plain otherwise), through a uniquely named buffer that is deleted afterwards. Used by `send` for
- * multi-line text, which typed literally would press Enter at every newline. The text travels on
- * tmux's stdin, so the 16 KiB command cap does not apply.
- */
-export async function pasteText(server: TmuxServer, paneId: string, text: string): Promise<void> {
-  const buffer = `drover-send-${nonce()}`;
-  await tmux(server, ["load-buffer", "-b", buffer, "-"], { stdin: text });
-  const r = await tmux(server, ["paste-buffer", "-p", "-d", "-b", buffer, "-t", paneId], {
-    allowFailure: true,
-  });
-  if (r.code !== 0) {
-    await tmux(server, ["delete-buffer", "-b", buffer], { allowFailure: true });
-    if (isMissingTarget(r.stderr)) {
-      throw new DroverError(
-        "TARGET_NOT_FOUND",
-        `pane ${paneId} no longer exists on this tmux server`,
-      );
-    }
-    throw new DroverError("TMUX_FAILED", `tmux paste-buffer failed: ${r.stderr.trim()}`);
-  }
+  await tmux(server, [word("select-window"), word("-t"), data(c.window_id)]);
+  await tmux(server, [word("select-pane"), word("-t"), paneId(c.pane_id)]);
 }

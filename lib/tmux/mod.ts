@@ -1,5 +1,5 @@
 /** The tmux layer: the only code that runs tmux (see run.ts for the one primitive). */
-export { describeServer, tmux, type TmuxServer } from "./run.ts";
+export { describeServer, type TmuxServer } from "./run.ts";
 export { selectServer } from "./server.ts";
 export {
   firstPaneOf,
@@ -10,5 +10,5 @@ export {
   resolveTarget,
 } from "./panes.ts";
 export { type CaptureOptions, capturePane, capturePanes, type PaneCapture } from "./capture.ts";
-export { sendKeys, sendLiteral } from "./send.ts";
+export { sendKeys, typeText } from "./send.ts";
 export { CLI_OPTION, getPaneOption, setPaneOption, socketPath } from "./options.ts";

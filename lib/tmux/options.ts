@@ -1,5 +1,6 @@
 /** Pane user options: drover marks the panes it launched (`@drover-cli`) so identification is exact. */
 import { DroverError } from "../errors.ts";
+import { data, fmt, paneId, word } from "./arg.ts";
 import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
 
 export const CLI_OPTION = "@drover-cli";
@@ -13,21 +14,28 @@ function checkName(name: string): void {
 /** A pane option's value, or undefined when unset. */
 export async function getPaneOption(
   server: TmuxServer,
-  paneId: string,
+  pane: string,
   name: string,
 ): Promise<string | undefined> {
   checkName(name);
-  const r = await tmux(server, ["show-options", "-p", "-q", "-v", "-t", paneId, name], {
-    allowFailure: true,
-  });
+  const args = [
+    word("show-options"),
+    word("-p"),
+    word("-q"),
+    word("-v"),
+    word("-t"),
+    paneId(pane),
+    data(name),
+  ];
+  const r = await tmux(server, args, { allowFailure: true });
   if (r.code !== 0) {
     if (isMissingTarget(r.stderr)) {
       throw new DroverError(
         "TARGET_NOT_FOUND",
-        `pane ${paneId} no longer exists on this tmux server`,
+        `pane ${pane} no longer exists on this tmux server`,
       );
     }
-    await tmux(server, ["show-options", "-p", "-q", "-v", "-t", paneId, name]);
+    await tmux(server, args);
   }
   const v = r.stdout.replace(/\n$/, "");
   return v === "" ? undefined : v;
@@ -35,27 +43,27 @@ export async function getPaneOption(
 
 export async function setPaneOption(
   server: TmuxServer,
-  paneId: string,
+  pane: string,
   name: string,
   value: string,
 ): Promise<void> {
   checkName(name);
-  const r = await tmux(server, ["set-option", "-p", "-t", paneId, name, value], {
-    allowFailure: true,
-  });
+  // set-option takes its value verbatim (no format expansion without -F).
+  const args = [word("set-option"), word("-p"), word("-t"), paneId(pane), data(name), data(value)];
+  const r = await tmux(server, args, { allowFailure: true });
   if (r.code !== 0) {
     if (isMissingTarget(r.stderr)) {
       throw new DroverError(
         "TARGET_NOT_FOUND",
-        `pane ${paneId} no longer exists on this tmux server`,
+        `pane ${pane} no longer exists on this tmux server`,
       );
     }
-    await tmux(server, ["set-option", "-p", "-t", paneId, name, value]);
+    await tmux(server, args);
   }
 }
 
 /** The socket path of the server (claim files are keyed by it: pane ids are per server). */
 export async function socketPath(server: TmuxServer): Promise<string> {
-  const r = await tmux(server, ["display-message", "-p", "#{socket_path}"]);
+  const r = await tmux(server, [word("display-message"), word("-p"), fmt`#{socket_path}`]);
   return r.stdout.trim();
 }

@@ -3,6 +3,7 @@
  * list-panes call, and exact target resolution on top of it.
  */
 import { DroverError, invalidArgument } from "../errors.ts";
+import { data, fmt, word } from "./arg.ts";
 import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
 
 export interface PaneInfo {
@@ -29,6 +30,7 @@ export interface PaneInfo {
   target: string;
 }
 
+/** What listPanes' format prints, in order (the format itself is a literal in listPanes). */
 const FIELDS = [
   "pane_id",
   "session_name",
@@ -119,10 +121,11 @@ export interface ListOptions {
 export async function listPanes(server: TmuxServer, opts: ListOptions = {}): Promise<PaneInfo[]> {
   const sep = `\u001f${nonce()}\u001f`;
   const end = `\u001e${nonce()}`;
-  const format = FIELDS.map((f) => `#{${f}}`).join(sep) + end;
+  const format =
+    fmt`#{pane_id}${sep}#{session_name}${sep}#{session_id}${sep}#{window_index}${sep}#{window_id}${sep}#{window_name}${sep}#{pane_index}${sep}#{pane_title}${sep}#{pane_current_command}${sep}#{pane_current_path}${sep}#{pane_pid}${sep}#{pane_width}${sep}#{pane_height}${sep}#{pane_active}${sep}#{window_active}${sep}#{pane_dead}${sep}#{@drover-cli}${end}`;
   const args = opts.session === undefined
-    ? ["list-panes", "-a", "-F", format]
-    : ["list-panes", "-s", "-t", `=${opts.session}`, "-F", format];
+    ? [word("list-panes"), word("-a"), word("-F"), format]
+    : [word("list-panes"), word("-s"), word("-t"), data(`=${opts.session}`), word("-F"), format];
   const r = await tmux(server, args, { allowFailure: true });
   if (r.code !== 0) {
     const msg = r.stderr.trim();

@@ -2,7 +2,9 @@
  * The one primitive that spawns tmux. Every other tmux module builds on `tmux()`; nothing outside
  * lib/tmux may spawn tmux.
  */
-import { DroverError } from "../errors.ts";
+import { DroverError, invalidArgument } from "../errors.ts";
+import { describeBytes } from "../io/capped.ts";
+import type { TmuxArg } from "./arg.ts";
 
 /** Which tmux server to talk to: -L name, -S path, else $TMUX's socket, else tmux's default. */
 export interface TmuxServer {
@@ -23,7 +25,15 @@ export interface TmuxCallOptions {
   allowFailure?: boolean;
   /** Per-call timeout in milliseconds (default 10 s). */
   timeoutMs?: number;
+  /** Most bytes tmux may print on stdout (default MAX_TMUX_OUTPUT). */
+  maxOutput?: number;
 }
+
+/**
+ * The most one tmux call may print. Captures are screen-sized (plus the scrollback a user asks
+ * for), so this is far above any real answer; past it the call is abandoned, not buffered.
+ */
+export const MAX_TMUX_OUTPUT = 16 * 1024 * 1024;
 
 /** tmux's argv prefix for a server selection. */
 export function serverArgs(server: TmuxServer): string[] {
@@ -56,45 +66,98 @@ async function spawnTmux(
   exe: string,
   args: string[],
   opts: TmuxCallOptions,
-): Promise<Deno.CommandOutput> {
-  const cmd = new Deno.Command(exe, {
+  what: string,
+): Promise<{ code: number; stdout: Uint8Array; stderr: Uint8Array }> {
+  const deadline = AbortSignal.timeout(opts.timeoutMs ?? 10_000);
+  const child = new Deno.Command(exe, {
     args,
     stdin: opts.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     env: tmuxEnv(),
-    signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
-  });
-  if (opts.stdin === undefined) return await cmd.output();
-  const child = cmd.spawn();
-  const writer = child.stdin.getWriter();
-  const bytes = typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin;
-  await writer.write(bytes);
-  await writer.close();
-  return await child.output();
+    signal: deadline,
+  }).spawn();
+  const limit = opts.maxOutput ?? MAX_TMUX_OUTPUT;
+  const [stdout, stderr] = await Promise.all([
+    collect(child.stdout, limit, () => {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // it already exited
+      }
+    }),
+    collect(child.stderr, 64 * 1024, () => {}),
+    (async () => {
+      if (opts.stdin === undefined) return;
+      const writer = child.stdin.getWriter();
+      const bytes = typeof opts.stdin === "string"
+        ? new TextEncoder().encode(opts.stdin)
+        : opts.stdin;
+      // tmux may exit before reading everything (a failed command): its stdin closes early.
+      await writer.write(bytes).catch(() => {});
+      await writer.close().catch(() => {});
+    })(),
+  ]);
+  const status = await child.status;
+  if (deadline.aborted) throw new DroverError("TMUX_FAILED", `tmux ${what} did not answer in time`);
+  if (stdout.over) {
+    throw invalidArgument(
+      `tmux printed more than ${describeBytes(limit)} for one ${what}; ask for less (e.g. ` +
+        "fewer --lines of scrollback)",
+      { limit_bytes: limit },
+    );
+  }
+  return { code: status.code, stdout: stdout.bytes, stderr: stderr.bytes };
+}
+
+/** A stream's first `limit` bytes, and whether it went past them (the rest is drained). */
+async function collect(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  onOver: () => void,
+): Promise<{ bytes: Uint8Array; over: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  for await (const c of stream) {
+    if (over) continue;
+    if (total + c.length > limit) {
+      over = true;
+      chunks.push(c.subarray(0, limit - total));
+      total = limit;
+      onOver();
+      continue;
+    }
+    chunks.push(c);
+    total += c.length;
+  }
+  const bytes = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    bytes.set(c, off);
+    off += c.length;
+  }
+  return { bytes, over };
 }
 
 /** Run one tmux command against a server. Throws TMUX_UNAVAILABLE / TMUX_FAILED. */
 export async function tmux(
   server: TmuxServer,
-  args: string[],
+  args: readonly TmuxArg[],
   opts: TmuxCallOptions = {},
 ): Promise<TmuxResult> {
   // -u: without a UTF-8 locale (cron's environment) tmux rewrites control and non-ASCII bytes in
   // format output as "_", which would break the separators of list-panes / batched captures.
   const argv = ["-u", ...serverArgs(server), ...args];
-  let out: Deno.CommandOutput | undefined;
+  let out: { code: number; stdout: Uint8Array; stderr: Uint8Array } | undefined;
   const candidates = resolvedTmux ? [resolvedTmux] : TMUX_CANDIDATES;
   for (const exe of candidates) {
     try {
-      out = await spawnTmux(exe, argv, opts);
+      out = await spawnTmux(exe, argv, opts, args[0] ?? "call");
       resolvedTmux = exe;
       break;
     } catch (e) {
       if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotCapable) continue;
-      if (e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError")) {
-        throw new DroverError("TMUX_FAILED", `tmux ${args[0]} did not answer in time`);
-      }
       throw e;
     }
   }
@@ -106,19 +169,27 @@ export async function tmux(
   }
   const dec = new TextDecoder();
   const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-  if (result.code !== 0 && !opts.allowFailure) {
-    const msg = result.stderr.trim() || `exit code ${result.code}`;
-    if (NO_SERVER.test(msg)) {
-      throw new DroverError(
-        "TMUX_UNAVAILABLE",
-        `no tmux server is running for ${describeServer(server)} (${msg}); start one or pass -L/-S`,
-      );
-    }
-    throw new DroverError("TMUX_FAILED", `tmux ${args[0]} failed: ${msg}`, {
-      details: { args, stderr: result.stderr },
-    });
-  }
+  if (result.code !== 0 && !opts.allowFailure) throw tmuxFailure(server, args, result);
   return result;
+}
+
+/** The error for a failed tmux call: TMUX_UNAVAILABLE when no server answered, else TMUX_FAILED. */
+export function tmuxFailure(
+  server: TmuxServer,
+  args: readonly string[],
+  result: TmuxResult,
+): DroverError {
+  const msg = result.stderr.trim() || `exit code ${result.code}`;
+  if (NO_SERVER.test(msg)) {
+    return new DroverError(
+      "TMUX_UNAVAILABLE",
+      `no tmux server is running for ${describeServer(server)} (${clip(msg, 300)}); start one ` +
+        "or pass -L/-S",
+    );
+  }
+  return new DroverError("TMUX_FAILED", `tmux ${args[0]} failed: ${clip(msg, 300)}`, {
+    details: { args: args.map((a) => clip(a, 200)), stderr: clip(result.stderr, 2000) },
+  });
 }
 
 /** True when tmux's stderr says the target pane/window/session does not exist. */
@@ -126,4 +197,9 @@ export function isMissingTarget(stderr: string): boolean {
   return /can't find (pane|window|session)|no such (pane|window|session)|session not found/i.test(
     stderr,
   );
+}
+
+/** At most `max` characters of `s`, marked when cut (errors never echo megabytes of input). */
+export function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
 }

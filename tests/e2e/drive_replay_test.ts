@@ -3,7 +3,8 @@
  * tmux server: every keystroke drover sends is recorded by the double and asserted exactly.
  */
 import assert from "node:assert/strict";
-import { drover, type DroverRun } from "../helpers/drover.ts";
+import { drover, droverCommand, type DroverRun } from "../helpers/drover.ts";
+import { watchRss } from "../helpers/rss.ts";
 import {
   cleanupReplay,
   loadScreen,
@@ -313,7 +314,8 @@ Deno.test("drive: a dialog is escalated, never answered", async () => {
 
 Deno.test("drive: idle orchestrator past the nudge interval gets the nudge typed literally, then Enter", async () => {
   await using r = await rig(await screen("ready"), [await screen("busy")]);
-  const nudge = "Run your sweep now; check $HOME & `x`.";
+  // Trailing ";" / "\;" would end a tmux command and #{…} is a tmux format: both must arrive as typed.
+  const nudge = "Run your sweep now; check $HOME & `x` #{pane_id} a\\; -x;";
   const args = ["--once", "--json", "--nudge", nudge, "--nudge-every", "4s", "--settle", "200ms"];
   const first = await r.drive(args);
   assert.equal(first.code, 0, first.stderr);
@@ -489,4 +491,84 @@ Deno.test("drive: an orchestrator target that is not in the session is refused b
   assert.equal(run.code, 4, run.stderr);
   assert.match(run.stderr, /not a pane of session/);
   assert.equal(await keysSettle(r.agents[0], 0, 200), "");
+});
+
+Deno.test("drive: a hanging --on-escalate is ended at --hook-timeout with its children, reported as a warning", async () => {
+  await using r = await rig(await screen("credit-400"), []);
+  const dir = r.state;
+  // A shell that forks: killing only `sh` would leave the sleep holding the tick's pipes.
+  const hook = `echo $$ > '${dir}/sh.pid'; sleep 300 & echo $! > '${dir}/sleep.pid'; wait`;
+  const t0 = Date.now();
+  const run = await r.drive(["--once", "--json", "--on-escalate", hook, "--hook-timeout", "1s"]);
+  const seconds = (Date.now() - t0) / 1000;
+  assert.equal(run.code, 75, run.stdout + run.stderr);
+  assert.ok(seconds < 60, `the hook held the tick for ${seconds} s`);
+  const warn = events(run).filter((e) => e.event === "warning");
+  assert.equal(warn.length, 1, run.stdout);
+  assert.equal(warn[0].detail.hook, "timeout");
+  assert.equal(warn[0].detail.timeout_ms, 1000);
+  assert.match(warn[0].message, /did not finish within 1000 ms/);
+  for (const f of ["sh.pid", "sleep.pid"]) {
+    const pid = Number((await Deno.readTextFile(`${dir}/${f}`)).trim());
+    // Gone, or a zombie nobody reaped yet (a container's init may never reap): not running.
+    const status = await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "State:\tX");
+    assert.match(status, /^State:\s+[ZX]/m, `${f} (${pid}) still runs`);
+  }
+  // Bad values are usage errors.
+  const bad = await r.drive(["--once", "--json", "--on-escalate", "true", "--hook-timeout", "0s"]);
+  assert.equal(bad.code, 2, bad.stdout);
+});
+
+Deno.test("drive: a 50 MB state file is set aside unread (warning), memory stays flat", async () => {
+  await using r = await rig(await screen("ready"), [await screen("busy")]);
+  const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+  const path = `${r.state}/${sessionKey("s", sock)}.state.json`;
+  // Valid JSON of the right shape, only huge: 50 MB of dedup keys, all still inside their window.
+  const f = await Deno.open(path, { write: true, create: true, truncate: true });
+  const enc = new TextEncoder();
+  await f.write(enc.encode('{"version":1,"session":"s","dedup":{'));
+  const now = Date.now();
+  const row = (i: number) => `"k${i}${"x".repeat(40)}":${now},`;
+  const block = enc.encode(Array.from({ length: 10_000 }, (_, i) => row(i)).join(""));
+  for (let n = 0; n < 50 * 1024 * 1024; n += block.length) await f.write(block);
+  await f.write(enc.encode('"end":0},"panes":{},"orchestrator":{},"updatedAt":0}'));
+  f.close();
+  const [exe, pre] = droverCommand();
+  const child = new Deno.Command(exe, {
+    args: [
+      ...pre,
+      "-L",
+      r.srv.name,
+      "drive",
+      "--session",
+      "s",
+      "--state",
+      r.state,
+      "--once",
+      "--json",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    env: { XDG_RUNTIME_DIR: r.runtime, NO_COLOR: "1" },
+  }).spawn();
+  const rss = watchRss(child.pid);
+  const out = await child.output();
+  const peak = rss.stop();
+  const run = {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+  console.log(`50 MB state file: peak RSS ${(peak / 1024 / 1024).toFixed(0)} MiB`);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const reset = events(run).filter((e) => e.event === "state-reset");
+  assert.equal(reset.length, 1, run.stdout);
+  assert.match(reset[0].message, /larger than 1 MiB/);
+  assert.ok(run.stdout.length < 20_000, "the state file's content was echoed");
+  // Reading it whole took ~200 MiB here (drive alone: ~60 MiB).
+  assert.ok(peak < 150 * 1024 * 1024, `peak RSS ${(peak / 1024 / 1024).toFixed(0)} MiB`);
+  // Set aside, and a fresh small state written in its place.
+  const names = (await Array.fromAsync(Deno.readDir(r.state))).map((e) => e.name);
+  assert.ok(names.some((n) => n.includes(".state.json.corrupt-")), names.join(" "));
+  assert.ok((await Deno.stat(path).catch(() => ({ size: 0 }))).size < 1024 * 1024);
 });

@@ -31,6 +31,24 @@ while :; do
 done
 `;
 
+/**
+ * The recording variant: same argv/env records and the same screen, but the input side is
+ * tests/helpers/input_recorder.ts, which reads raw and records every byte (no line-length cap).
+ */
+const RECORDER = new URL("../helpers/input_recorder.ts", import.meta.url).pathname;
+
+function recordingAgent(bracketed: boolean): string {
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  return `#!/bin/sh
+d=\${FAKE_AGENT_DIR:?}
+env > "$d/env"
+for a in "$@"; do printf '%s\\0' "$a"; done > "$d/argv.tmp" && mv "$d/argv.tmp" "$d/argv"
+exec ${q(Deno.execPath())} run --quiet --allow-read="$d" --allow-write="$d" ${q(RECORDER)} "$d"${
+    bracketed ? " --bracketed" : ""
+  }
+`;
+}
+
 export interface FakeAgent {
   dir: string;
   script: string;
@@ -38,19 +56,30 @@ export interface FakeAgent {
   /** argv the agent was started with (without argv[0]), once it has recorded it. */
   argv(timeoutMs?: number): Promise<string[]>;
   env(): Promise<string>;
+  /** Recording variant: every byte received so far. */
+  keys(): Promise<Uint8Array>;
+  /** Recording variant: the lines submitted so far (bytes, decoded as UTF-8). */
+  lines(): Promise<string[]>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
 export interface FakeAgentOptions {
   prompt?: string;
   args?: string[];
+  /** More environment for the agent (beside FAKE_AGENT_DIR). */
+  env?: Record<string, string>;
   extraToml?: string;
+  /** Use the raw-reading input recorder; `bracketed` makes it ask for bracketed paste. */
+  recorder?: { bracketed?: boolean };
 }
 
 export async function fakeAgent(opts: FakeAgentOptions = {}): Promise<FakeAgent> {
   const dir = await Deno.makeTempDir({ prefix: "drover-launch-test-" });
   const script = `${dir}/fake-agent`;
-  await Deno.writeTextFile(script, FAKE_AGENT);
+  await Deno.writeTextFile(
+    script,
+    opts.recorder ? recordingAgent(opts.recorder.bracketed === true) : FAKE_AGENT,
+  );
   await Deno.chmod(script, 0o755);
   const config = `${dir}/config.toml`;
   const toml = [
@@ -58,7 +87,11 @@ export async function fakeAgent(opts: FakeAgentOptions = {}): Promise<FakeAgent>
     `command = ${JSON.stringify(script)}`,
     `args = ${JSON.stringify(opts.args ?? ["--fake-flag"])}`,
     `prompt = ${JSON.stringify(opts.prompt ?? "positional")}`,
-    `env = { FAKE_AGENT_DIR = ${JSON.stringify(dir)} }`,
+    `env = { ${
+      Object.entries({ FAKE_AGENT_DIR: dir, ...opts.env }).map(([k, v]) =>
+        `${k} = ${JSON.stringify(v)}`
+      ).join(", ")
+    } }`,
     "",
     "[clis.fake.prompt_profile]",
     'readiness_markers = ["fake-agent ready"]',
@@ -87,6 +120,15 @@ export async function fakeAgent(opts: FakeAgentOptions = {}): Promise<FakeAgent>
     },
     async env() {
       return await Deno.readTextFile(`${dir}/env`);
+    },
+    async keys() {
+      return await Deno.readFile(`${dir}/keys`).catch(() => new Uint8Array());
+    },
+    async lines() {
+      const b = await Deno.readFile(`${dir}/lines`).catch(() => new Uint8Array());
+      const parts = new TextDecoder().decode(b).split("\0");
+      parts.pop();
+      return parts;
     },
     async [Symbol.asyncDispose]() {
       await Deno.remove(dir, { recursive: true }).catch(() => {});

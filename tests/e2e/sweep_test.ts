@@ -22,6 +22,7 @@ import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
 import { claimName } from "../../lib/approve/claim.ts";
+import { build, lookalikes } from "../helpers/lookalikes.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
 const SCREENS = await manifestScreens("claude-code");
@@ -94,7 +95,7 @@ Deno.test("parity: sweep.sh classify and the binary agree on every recorded scre
       // The profile rows come from the real drover once per CLI; a stub serves them to each
       // classify run (identical calls cannot give different rows).
       const tsv = await new Deno.Command(real, {
-        args: ["__prompt-profile", "--format", "tsv", "--format-version", "1", "--cli", cli],
+        args: ["__prompt-profile", "--format", "tsv", "--format-version", "2", "--cli", cli],
         stdout: "piped",
         stderr: "piped",
       }).output();
@@ -136,6 +137,32 @@ Deno.test("parity: sweep.sh classify and the binary agree on every recorded scre
     }
     assert.deepEqual(disagreements, []);
     assert.ok(compared >= SCREENS.length);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("parity: sweep.sh classify judges every hand-made look-alike prompt not live, like the binary", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const real = await droverExe(tmp);
+    const wrong: string[] = [];
+    const built = lookalikes().map(build);
+    for (const b of built) {
+      const cli = b.screen.cli;
+      const v = detect({ plain: b.plain, styled: b.styled }, resolveProfile(cli, EMPTY_CONFIG));
+      const r = await sweep(["--cli", cli, "classify"], { stdin: b.plain, env: { DROVER: real } });
+      assert.equal(r.code, 0, r.stderr);
+      if (v.live_prompt || r.stdout.trim() !== "no-op (not live)") {
+        wrong.push(`${b.rel}: sweep.sh "${r.stdout.trim()}", drover live=${v.live_prompt}`);
+      }
+      // The block alone (nothing drawn below it) is live for both.
+      const cut = b.plain.split("\n").slice(0, b.cut).join("\n") + "\n";
+      const alone = await sweep(["--cli", cli, "classify"], { stdin: cut, env: { DROVER: real } });
+      if (alone.stdout.startsWith("no-op")) wrong.push(`${b.rel} cut: sweep.sh says not live`);
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(built.length >= 6);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
@@ -426,18 +453,18 @@ Deno.test("format versions: sweep.sh and drover each refuse a mismatch, naming b
   const tmp = await Deno.makeTempDir();
   try {
     const stub = `${tmp}/drover`;
-    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t2\\nx\\ty\\n'\n`);
+    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t3\\nx\\ty\\n'\n`);
     await Deno.chmod(stub, 0o755);
     const r = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(r.code, 5);
-    assert.match(r.stderr, /drover prints format 2, this sweep\.sh reads format 1/);
+    assert.match(r.stderr, /drover prints format 3, this sweep\.sh reads format 2/);
     await Deno.writeTextFile(stub, `#!/bin/sh\nprintf 'live_prompt_markers\\tx\\n'\n`);
     const none = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(none.code, 5);
     assert.match(none.stderr, /no format version line/);
     const bin = await drover(["__prompt-profile", "--format", "tsv", "--format-version", "9"]);
     assert.equal(bin.code, 2);
-    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 1/);
+    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 2/);
     const missing = await sweep(["classify"], {
       stdin: "x\n",
       env: { DROVER: `${tmp}/nope`, PATH: "/usr/bin:/bin" },

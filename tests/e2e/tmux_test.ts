@@ -3,9 +3,12 @@ import { startTestServer } from "../helpers/tmux_server.ts";
 import { cleanupReplay, startReplay } from "../helpers/replay.ts";
 import { capturePane, capturePanes } from "../../lib/tmux/capture.ts";
 import { listPanes, parseTarget, resolveTarget } from "../../lib/tmux/panes.ts";
-import { sendKeys, sendLiteral } from "../../lib/tmux/send.ts";
+import { sendKeys, typeText } from "../../lib/tmux/send.ts";
 import { getPaneOption, setPaneOption, socketPath } from "../../lib/tmux/options.ts";
 import { selectServer } from "../../lib/tmux/server.ts";
+import { setPaneTitle } from "../../lib/tmux/create.ts";
+import { tmux } from "../../lib/tmux/run.ts";
+import { word } from "../../lib/tmux/arg.ts";
 import { DroverError } from "../../lib/errors.ts";
 
 const screen = (text: string, cols = 80, rows = 12) => ({ text, cols, rows });
@@ -115,22 +118,58 @@ Deno.test("capture joins wrapped lines (-J) and can include history", async () =
   }
 });
 
-Deno.test("sendLiteral and sendKeys deliver exact bytes", async () => {
+Deno.test("typeText and sendKeys deliver exact bytes; no paste buffer is left behind", async () => {
   await using srv = await startTestServer();
   const a = await startReplay(srv, screen("keys\n"), { session: "k" });
   try {
     const s = { socketName: srv.name };
-    await sendLiteral(s, a.paneId, "-l $(x) 'q' Enter");
+    // tmux would end a command at a trailing ";" and expand #{…} in a format position.
+    await typeText(s, a.paneId, "-l $(x) 'q' Enter #{pane_id} a\\; b;");
     await sendKeys(s, a.paneId, ["1", "Enter", "C-u"]);
-    const want = "-l $(x) 'q' Enter1\r\x15";
+    const want = "-l $(x) 'q' Enter #{pane_id} a\\; b;1\r\x15";
     const deadline = Date.now() + 5000;
     while ((await a.keys()) !== want && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(await a.keys(), want);
+    assert.equal(await srv.tmux("list-buffers"), "");
+    await assert.rejects(
+      () => typeText(s, "%999", "lost;"),
+      (e: unknown) => e instanceof DroverError && e.code === "TARGET_NOT_FOUND",
+    );
+    assert.equal(await srv.tmux("list-buffers"), "", "a failed paste left its buffer");
   } finally {
     await cleanupReplay(a);
   }
+});
+
+Deno.test("option values and pane titles round-trip hostile strings literally", async () => {
+  await using srv = await startTestServer();
+  const a = await startReplay(srv, screen("opts\n"), { session: "o" });
+  try {
+    const s = { socketName: srv.name };
+    for (const v of ["x;", "a\\;", ";", "#{pane_id}", "#(true)", "##", "mid;dle \\"]) {
+      await setPaneOption(s, a.paneId, "@drover-cli", v);
+      assert.equal(await getPaneOption(s, a.paneId, "@drover-cli"), v);
+      await setPaneTitle(s, a.paneId, v);
+      assert.equal((await listPanes(s, { session: "o" }))[0]!.title, v);
+    }
+  } finally {
+    await cleanupReplay(a);
+  }
+});
+
+Deno.test("tmux output past its cap is abandoned with a usage error, not buffered", async () => {
+  await using srv = await startTestServer();
+  const s = { socketName: srv.name };
+  const keys = await tmux(s, [word("list-keys")]);
+  assert.ok(keys.stdout.length > 2000);
+  await assert.rejects(
+    () => tmux(s, [word("list-keys")], { maxOutput: 1000 }),
+    (e: unknown) =>
+      e instanceof DroverError && e.code === "INVALID_ARGUMENT" &&
+      /more than 1000 bytes for one list-keys/.test(e.message),
+  );
 });
 
 Deno.test("server selection: -S over -L over $TMUX; no server → TMUX_UNAVAILABLE", async () => {

@@ -399,7 +399,7 @@ Deno.test("every value of profiles/claude-code.toml is seen on a recorded real s
     const value = def.values[f.name];
     if (value === undefined || value === null || EXCEPT.has(f.name)) continue;
     if (f.kind === "pattern") {
-      const re = def.patterns[f.name]!.regex;
+      const re = def.patterns[f.name]!.matcher;
       // The option pattern applies after strip_decoration, as the detectors use it.
       const seen = f.name === "option_line_pattern"
         ? lines.some((l) => re.test(stripDecoration(l)))

@@ -1,12 +1,21 @@
 /**
  * Property tests: no input makes a detector throw or stall, and a pathological profile pattern
- * cannot stall the supervisor (the V8 flag falls back to the linear engine; lines are bounded).
+ * cannot stall the supervisor (validation refuses it; one smuggled past validation runs on the
+ * bounded matcher, whose work per line is capped; lines are bounded).
  */
 import assert from "node:assert/strict";
 import { EMPTY_CONFIG, parseConfig } from "../../lib/config/load.ts";
 import { detect } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
-import { compilePattern, execBounded } from "../../lib/regex/mod.ts";
+import type { ResolvedProfile } from "../../lib/profile/resolve.ts";
+import {
+  compilePattern,
+  execBounded,
+  Matcher,
+  MAX_STEPS,
+  parsePattern,
+  PatternError,
+} from "../../lib/regex/mod.ts";
 
 const claude = resolveProfile("claude", EMPTY_CONFIG);
 
@@ -96,40 +105,74 @@ Deno.test("very long lines and very many lines are bounded", () => {
   detect({ plain: ctl, styled: ctl }, claude);
 });
 
-Deno.test("a catastrophic pattern on a long non-matching line finishes", () => {
-  // (a+)+$ is exponential on a backtracking engine; the V8 flag falls back to the linear engine.
-  const c = compilePattern("(a+)+$");
-  const line = "a".repeat(3000) + "!";
-  const t0 = performance.now();
-  assert.equal(execBounded(c.regex, line), null);
-  const ms = performance.now() - t0;
-  // A generous bound: only a stall (seconds to hours) fails this, never a slow shared machine.
-  assert.ok(ms < 2000, `took ${ms} ms`);
+/** A matcher for a pattern validation would refuse: what a smuggled pattern would run as. */
+function unchecked(src: string): Matcher {
+  return new Matcher(parsePattern(src).tree, src);
+}
+
+/** Every pattern field of a resolved profile replaced by `src`, past validation. */
+function smuggled(src: string): ResolvedProfile {
+  const m = unchecked(src);
+  const patterns = Object.fromEntries(
+    Object.keys(claude.matchers.patterns).map((k) => [k, m]),
+  ) as unknown as ResolvedProfile["matchers"]["patterns"];
+  return { ...claude, matchers: { ...claude.matchers, patterns } };
+}
+
+const HOSTILE = [
+  "(a+)+$",
+  "(a|aa)+$",
+  "(x+x+)+y",
+  "(.*){17}z",
+  "(.*){1,100}[bc]",
+  "(?:.*){1,50}z",
+  "(a*)*b",
+  "(?i)(a+)+$",
+  "(?i:(a|A)+)+$",
+  "(?i)(é+)+$",
+  "((?:a|aa)+)+$",
+];
+
+Deno.test("catastrophic patterns are refused by validation", () => {
+  for (const src of HOSTILE) {
+    assert.throws(() => compilePattern(src), PatternError, src);
+  }
 });
 
-Deno.test("a hostile-but-valid user pattern inside detect() cannot stall it", () => {
-  const config = parseConfig(
-    `[clis.evil.prompt_profile]
+Deno.test("a catastrophic pattern smuggled past validation stays within its step budget", () => {
+  for (const src of HOSTILE) {
+    const m = unchecked(src);
+    for (const unit of ["a", "x", "é", "─a"]) {
+      const line = unit.repeat(Math.floor(3000 / unit.length)) + "!";
+      assert.equal(execBounded(m, line), null, src);
+      // The bound is structural, not a clock: (line length + 1) × program size, and MAX_STEPS.
+      assert.ok(m.lastSteps <= (line.length + 1) * m.size, `${src}: ${m.lastSteps} steps`);
+      assert.ok(m.lastSteps <= MAX_STEPS, `${src}: ${m.lastSteps} steps`);
+    }
+  }
+});
+
+Deno.test("hostile patterns in a config are refused when it loads", () => {
+  assert.throws(
+    () =>
+      parseConfig(
+        `[clis.evil.prompt_profile]
 paste_buffer_pattern = '(a|aa)+$'
 file_prompt_pattern = '(x+x+)+y'
 `,
-    "/evil.toml",
+        "/evil.toml",
+      ),
+    (e: Error) =>
+      /\/evil\.toml:2: clis\.evil\.prompt_profile\.paste_buffer_pattern: /.test(e.message) &&
+      /\/evil\.toml:3: clis\.evil\.prompt_profile\.file_prompt_pattern: /.test(e.message),
   );
-  const evil = resolveProfile("evil", config);
-  const plain = ("a".repeat(3000) + "!\n" + "x".repeat(3000) + "\n").repeat(20);
-  const t0 = performance.now();
-  const v = detect({ plain }, evil);
-  assert.equal(v.paste_buffer, null);
-  assert.equal(v.file_path, null);
-  assert.ok(performance.now() - t0 < 10_000);
 });
 
-Deno.test("case-insensitive and scoped-flag patterns stay on the linear engine too", () => {
-  for (const src of ["(?i)(a+)+$", "(?i:(a|A)+)+$", "(?i)(é+)+$", "((?:a|aa)+)+$"]) {
-    const c = compilePattern(src);
-    const line = (src.includes("é") ? "é" : "a").repeat(3000) + "!";
-    const t0 = performance.now();
-    assert.equal(execBounded(c.regex, line), null, src);
-    assert.ok(performance.now() - t0 < 2000, src);
+Deno.test("a hostile pattern smuggled into a resolved profile cannot stall detect()", () => {
+  const plain = ("a".repeat(3000) + "!\n" + "x".repeat(3000) + "\n").repeat(20);
+  for (const src of ["(a|aa)+$", "(x+x+)+y", "(.*){17}z"]) {
+    const v = detect({ plain }, smuggled(src));
+    assert.equal(v.paste_buffer, null, src);
+    assert.equal(v.file_path, null, src);
   }
 });

@@ -64,6 +64,40 @@ Deno.test("live prompt, window 2: footer starting a line with an option line amo
   assert.equal(s.live, true);
 });
 
+Deno.test("live prompt, layout rule: what the CLI draws only when no modal is up, below the modal, kills it", () => {
+  const modal = [
+    "────────",
+    " Bash command",
+    "   git status",
+    " Do you want to proceed?",
+    " ❯ 1. Yes",
+    "   2. No",
+    " Esc to cancel · Tab to amend",
+  ];
+  const box = ["────────", "❯\u00a0", "────────"];
+  assert.equal(v(lines(...modal)).state, "prompt");
+  // The idle input box below it (its own footer line or not).
+  assert.equal(v(lines(...modal, ...box, "  ? for shortcuts")).live_prompt, false);
+  assert.equal(v(lines(...modal, ...box)).live_prompt, false);
+  // Typed prompt words in that box are not screen state: still no live prompt.
+  const typed = ["────────", "❯ Do you want to proceed? yes", "────────"];
+  assert.equal(v(lines(...modal, ...typed)).live_prompt, false);
+  // A busy line, or the ready footer, below it.
+  assert.equal(v(lines(...modal, "  esc to interrupt · ← for agents")).live_prompt, false);
+  assert.equal(v(lines(...modal, "", "  ? for shortcuts")).live_prompt, false);
+  // A bare shell prompt as the last line; a percentage is no shell prompt.
+  assert.equal(v(lines(...modal, "me@box:~$ ")).live_prompt, false);
+  assert.equal(v(lines(...modal, "host% ")).live_prompt, false);
+  assert.equal(v(lines(...modal, "root@box:/# ")).live_prompt, false);
+  assert.equal(v(lines(...modal, "  ☐ raise coverage to 90%")).live_prompt, true);
+  // A task list or a status strip below the modal keeps it live (the shifted window).
+  const tasks = Array.from({ length: 8 }, (_, i) => `  ☐ task ${i}`);
+  assert.equal(v(lines(...modal, ...tasks)).state, "prompt");
+  assert.equal(v(lines(...modal, "  main · 3 files changed · 12:04")).state, "prompt");
+  // An input box ABOVE the modal (a copy in the transcript) does not kill it.
+  assert.equal(v(lines(...box, "", ...modal)).state, "prompt");
+});
+
 Deno.test("permission prompt vs dialog", () => {
   const bash = lines(
     "────────────",
@@ -221,6 +255,8 @@ Deno.test("manual pattern: a command that parses, never boilerplate", () => {
 
 Deno.test("readiness and state precedence", () => {
   assert.equal(v(lines("user@host:~/repo$ ")).readiness, "bare_shell");
+  assert.equal(v(lines("host% ")).readiness, "bare_shell");
+  assert.equal(v(lines("context left 84%")).readiness, "indeterminate");
   assert.equal(v(lines("user@host:~/repo$ ")).state, "shell");
   assert.equal(v(lines("", "  ", "")).readiness, "indeterminate");
   assert.equal(v(lines("", "  ", "")).state, "unknown");

@@ -8,7 +8,7 @@ import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { captureLines } from "../../lib/detect/text.ts";
 import { FIELDS } from "../../lib/profile/fields.ts";
 import { exportRows, liveOptionEre } from "../../lib/profile/export.ts";
-import { compilePattern, ereEscape, PatternError } from "../../lib/regex/mod.ts";
+import { compilePattern, ereEscape, type Matcher, PatternError } from "../../lib/regex/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { shippedProfiles } from "../../lib/profile/embedded.ts";
 import { stripDecoration } from "../../lib/detect/mod.ts";
@@ -158,7 +158,7 @@ for (const shipped of shippedProfiles().filter((s) => !s.isDefault)) {
     Deno.test(`ERE parity on every fixture line: ${shipped.id} ${f.name}`, async () => {
       let js: (l: string) => boolean;
       if (f.kind === "pattern") {
-        const re = (other.matchers.patterns as Record<string, RegExp | null>)[f.name]!;
+        const re = (other.matchers.patterns as Record<string, Matcher | null>)[f.name]!;
         js = (l) => re.test(l);
       } else {
         const ms = f.name === "broad_grant_marker"
@@ -209,7 +209,7 @@ for (const src of EXTRA) {
       if (e instanceof PatternError && src === "\\t") return; // control chars have no ERE form
       throw e;
     }
-    await assertParity(`extra ${src}`, c.ere, false, (l) => c.regex.test(l));
+    await assertParity(`extra ${src}`, c.ere, false, (l) => c.matcher.test(l));
   });
 }
 

@@ -8,7 +8,7 @@ import {
   lastUserTexts,
   SIDE_TEXT,
   startAnthropicStandin,
-} from "../lab/standins/anthropic.ts";
+} from "../../lib/scenarios/standins/anthropic.ts";
 
 const TOOLS = [{ name: "Bash", description: "run", input_schema: { type: "object" } }];
 

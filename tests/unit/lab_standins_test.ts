@@ -4,9 +4,12 @@
  * every request.
  */
 import assert from "node:assert/strict";
-import { execCommand, startResponsesStandin } from "../lab/standins/openai_responses.ts";
-import { startChatStandin } from "../lab/standins/chat_completions.ts";
-import { geminiShell, startGeminiStandin } from "../lab/standins/gemini.ts";
+import {
+  execCommand,
+  startResponsesStandin,
+} from "../../lib/scenarios/standins/openai_responses.ts";
+import { startChatStandin } from "../../lib/scenarios/standins/chat_completions.ts";
+import { geminiShell, startGeminiStandin } from "../../lib/scenarios/standins/gemini.ts";
 
 async function post(url: string, body: unknown): Promise<Response> {
   return await fetch(url, {

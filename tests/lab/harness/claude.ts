@@ -24,7 +24,7 @@ import {
   type AnthropicStandinOptions,
   type AnthropicStep,
   startAnthropicStandin,
-} from "../standins/anthropic.ts";
+} from "../../../lib/scenarios/standins/anthropic.ts";
 
 /** The API key the lab hands Claude Code (any value works against the stand-in). */
 export const LAB_API_KEY = "sk-ant-api03-drover-lab-key-0123456789abcdefghij";

@@ -16,7 +16,7 @@ export * from "./claude.ts";
 export * from "./scenario.ts";
 export * from "./fixtures.ts";
 export { runLab } from "./runner.ts";
-export * from "../standins/anthropic.ts";
+export * from "../../../lib/scenarios/standins/anthropic.ts";
 export type { JobResult, LabReport, RunOptions } from "./runner.ts";
 export { loadDetector } from "./detect_hook.ts";
 export type { Detector, Verdicts } from "./detect_hook.ts";

@@ -22,7 +22,7 @@
  * server started dies with `[Symbol.asyncDispose]` (kill-server) — including temp dirs made by `tmpDir`.
  */
 
-import { endProcesses, processTree } from "./procs.ts";
+import { endProcesses, processTree } from "../../../lib/proc/tree.ts";
 
 export interface Screen {
   /** `capture-pane -p -J` */
@@ -323,7 +323,7 @@ export class LabServer implements AsyncDisposable {
     return new LabPane(this, id, session, opts.cols, opts.rows, home);
   }
 
-  /** Every pane's process tree, deepest first (see procs.ts for why). */
+  /** Every pane's process tree, deepest first (see lib/proc/tree.ts for why). */
   async #paneProcessTrees(): Promise<number[]> {
     const out = await this.tmuxResult(["list-panes", "-a", "-F", "#{pane_pid}"]).catch(() =>
       undefined

@@ -908,7 +908,7 @@ export const suite: LabSuite = {
       "…, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, DISABLE_AUTOUPDATER=1 (plus what a scenario's steps name)",
       "HOME/.claude.json answers the first-run questions (onboarding + theme, API key approval, folder trust) " +
       "unless a scenario leaves one out to record its dialog",
-      "model API: tests/lab/standins/anthropic.ts, replies chosen by each scenario's script (listed in its first step)",
+      "model API: lib/scenarios/standins/anthropic.ts, replies chosen by each scenario's script (listed in its first step)",
     ],
   },
   scenarios,

@@ -5,8 +5,8 @@
  * by detect() with the `codex` profile) otherwise. The stand-in's script decides every reply.
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
-import { execCommand } from "../standins/openai_responses.ts";
-import type { Step } from "../standins/step_script.ts";
+import { execCommand } from "../../../lib/scenarios/standins/openai_responses.ts";
+import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { CODEX, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "? for shortcuts";

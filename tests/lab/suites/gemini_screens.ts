@@ -5,8 +5,8 @@
  * by detect() with the `gemini` profile) otherwise.
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
-import { geminiShell } from "../standins/gemini.ts";
-import type { Step } from "../standins/step_script.ts";
+import { geminiShell } from "../../../lib/scenarios/standins/gemini.ts";
+import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { GEMINI, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "Type your message";

@@ -194,6 +194,23 @@ export const suite: LabSuite = {
         });
         if (seen.code !== 0) ctx.fail(`wait after send failed: ${seen.stdout}`);
 
+        // One line ending in tmux command separators, given as argv: typed as plain input (no
+        // bracketed paste) through a tmux paste buffer, it must reach the model byte-exact.
+        api.push({ kind: "text", text: REPLY2 });
+        const line = 'Third message; keep "#{pane_id}" #(true) and a\\; literal;';
+        ctx.step("drover send (one line ending in ;)");
+        const third = await drover([...lab, "send", pane, line], { env: noTmux });
+        if (third.code !== 0) ctx.fail(`send failed (${third.code}): ${third.stdout}`);
+        await api.waitForMainRequests(3, 60_000);
+        const got = lastUserTexts(api.mainRequests[2]!.body);
+        if (!got.includes(line)) {
+          ctx.fail(`the one-line message did not arrive byte-exact: ${JSON.stringify(got)}`);
+        }
+        const idle3 = await drover([...lab, "wait", pane, "--until", "idle", "--timeout", "60"], {
+          env: noTmux,
+        });
+        if (idle3.code !== 0) ctx.fail(`wait after the third send failed: ${idle3.stdout}`);
+
         const after = await selection(ctx.lab);
         const kept = before.split("\n").every((line) => after.split("\n").includes(line));
         if (!kept) ctx.fail(`the selection changed:\nbefore\n${before}\nafter\n${after}`);

@@ -6,7 +6,7 @@
  * profile) otherwise.
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
-import { opencodeBash } from "../standins/chat_completions.ts";
+import { opencodeBash } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { OPENCODE, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "ctrl+p commands";

@@ -18,11 +18,11 @@ import {
   resolveCli,
   type ScenarioContext,
 } from "../harness/mod.ts";
-import { endProcesses, processTree } from "../harness/procs.ts";
-import { startResponsesStandin } from "../standins/openai_responses.ts";
-import { startChatStandin } from "../standins/chat_completions.ts";
-import { startGeminiStandin } from "../standins/gemini.ts";
-import type { ScriptedStandin, Step } from "../standins/step_script.ts";
+import { endProcesses, processTree } from "../../../lib/proc/tree.ts";
+import { startResponsesStandin } from "../../../lib/scenarios/standins/openai_responses.ts";
+import { startChatStandin } from "../../../lib/scenarios/standins/chat_completions.ts";
+import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
+import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,7 +4,7 @@
  * process. (No non-permission dialog of Qwen Code 0.15.10 was reachable against the stand-in.)
  */
 import type { LabSuite } from "../harness/mod.ts";
-import { qwenShell } from "../standins/chat_completions.ts";
+import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { approveScenarios, QWEN } from "./others_common.ts";
 
 export const suite: LabSuite = {

@@ -5,7 +5,7 @@
  * detect() with the `qwen` profile) otherwise.
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
-import { qwenShell } from "../standins/chat_completions.ts";
+import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { press, QWEN, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "? for shortcuts";

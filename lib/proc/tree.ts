@@ -1,5 +1,5 @@
 /**
- * Process-tree cleanup for lab panes. Some CLIs (Gemini CLI, Qwen Code) re-exec themselves under a
+ * Process-tree cleanup for the panes of the lab and of `drover verify`. Some CLIs (Gemini CLI, Qwen Code) re-exec themselves under a
  * second node process that ignores the SIGHUP tmux sends on kill-session/kill-server, so killing
  * the tmux side alone leaks them: end every pane's whole process tree by pid as well.
  */

@@ -78,10 +78,12 @@ function activityLineAbove(s: Screen, inputLine: number): number | undefined {
  * A menu at the true end of the screen: one of the last non-blank lines is the selected entry of
  * a list — a numbered option with the selection glyph ("❯ 1. Yes, and switch to default …") or an
  * un-numbered one ("❯ Yes, set auto mode as my default …") — that is not the input line (which
- * sits right under a rule). Some dialogs draw no footer a live-prompt marker could anchor; their
- * shape still says the CLI waits for a choice.
+ * sits right under a rule), with no shell prompt below. Some dialogs draw no footer a live-prompt
+ * marker could anchor; their shape still says the CLI waits for a choice.
  */
 export function menuAtEndOf(s: Screen, box: InputBox | null): boolean {
+  // A shell prompt under it: a shell printed the lines (the CLI is gone), nobody waits on them.
+  if (s.nb.length === 0 || endsInShellPrompt(s.lines[s.nb[s.nb.length - 1]])) return false;
   const from = Math.max(0, s.nb.length - LIVE_TAIL);
   for (let k = from; k < s.nb.length; k++) {
     const i = s.nb[k];

@@ -146,3 +146,20 @@ approval_markers = [""]
       e.message.includes("profiles/x.toml:8: prompt_profile.approval_markers.0: empty marker"),
   );
 });
+
+Deno.test("verified_versions: a list of version strings; anything else is PROFILE_INVALID naming it", () => {
+  const head = '[profile]\nid = "x"\nname = "X"\nclis = ["x"]\nverified = true\n';
+  const ok = parseProfileFile("x.toml", head + 'verified_versions = ["1.0", "1.1"]\n');
+  assert.deepEqual(ok.provenance.verifiedVersions, ["1.0", "1.1"]);
+  const fallback = parseProfileFile("x.toml", head + 'cli_version = "2.0"\n');
+  assert.deepEqual(fallback.provenance.verifiedVersions, ["2.0"]);
+  for (const bad of ['"1.0"', "[]", "[1]", '[""]']) {
+    assert.throws(
+      () => parseProfileFile("x.toml", head + `verified_versions = ${bad}\n`),
+      (e: unknown) =>
+        e instanceof DroverError &&
+        /x\.toml:6: profile\.verified_versions: must be/.test(e.message),
+      bad,
+    );
+  }
+});

@@ -15,6 +15,8 @@ export const EXIT = {
   WAIT_TIMEOUT: 7,
   SEND_REFUSED: 8,
   SEND_FAILED: 9,
+  PANES_SYNCHRONIZED: 19,
+  STATE_UNWRITABLE: 74,
 } as const;
 
 export type ErrorCode =
@@ -34,6 +36,8 @@ export type ErrorCode =
   | "FORMAT_MISMATCH"
   | "SESSION_GONE"
   | "DRIVE_LOCKED"
+  | "PANES_SYNCHRONIZED"
+  | "STATE_UNWRITABLE"
   | "IO_FAILED"
   | "INTERNAL";
 
@@ -54,6 +58,8 @@ const DEFAULT_EXIT: Record<ErrorCode, number> = {
   FORMAT_MISMATCH: EXIT.USAGE,
   SESSION_GONE: 69,
   DRIVE_LOCKED: 73,
+  PANES_SYNCHRONIZED: EXIT.PANES_SYNCHRONIZED,
+  STATE_UNWRITABLE: EXIT.STATE_UNWRITABLE,
   IO_FAILED: EXIT.FAILURE,
   INTERNAL: EXIT.FAILURE,
 };
@@ -82,6 +88,22 @@ export class DroverError extends Error {
 }
 
 /** A usage error: wrong flags or values. Exit 2. */
+/**
+ * A key would be broadcast: the window has tmux synchronize-panes on (issue 16). Exit 19.
+ * `window` null: the global window option is on, so every new window would be synchronized.
+ */
+export function panesSynchronized(what: string, window: string | null): DroverError {
+  const where = window === null
+    ? "the global window option synchronize-panes is on, so every new window would be " +
+      "synchronized (turn it off: `tmux set-option -g -w synchronize-panes off`)"
+    : `window ${window} has tmux synchronize-panes on, so a key sent to one of its panes would be ` +
+      `typed into every synchronized pane (turn it off: ` +
+      `\`tmux set-option -w -t ${window} synchronize-panes off\`)`;
+  return new DroverError("PANES_SYNCHRONIZED", `${what}: ${where}; nothing was done`, {
+    details: { window },
+  });
+}
+
 export function invalidArgument(message: string, details?: Record<string, unknown>): DroverError {
   return new DroverError("INVALID_ARGUMENT", message, details ? { details } : {});
 }

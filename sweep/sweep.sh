@@ -24,6 +24,8 @@
 # 18 option 1 is not an affirmative one-time choice (a rejection such as "No", or a mode switch).
 # sweep.sh answers numbered options only: an un-numbered choice list is refused (18 when its first
 # choice is no one-time yes, else 15); `drover approve` confirms such a list with Enter.
+# 19 the pane's window has synchronize-panes on, 20 the 1 landed in an input line (nothing more
+# sent).
 #
 # Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
 # state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
@@ -50,7 +52,7 @@ die() {
 }
 
 usage() {
-  sed -n '2,27p' "${BASH_SOURCE[0]}" 2>/dev/null | sed 's/^# \{0,1\}//' >&2 ||
+  sed -n '2,/^$/p' "${BASH_SOURCE[0]}" 2>/dev/null | sed 's/^# \{0,1\}//' >&2 ||
     printf 'usage: sweep.sh [-L name|-S path] <snapshot|capture|approve|classify|detect-stuck|stuck-eval> ...\n' >&2
   exit "${1:-2}"
 }
@@ -314,15 +316,18 @@ input_box() {
   local cli=$1 n=${#NB[@]} i j k t inner rest
   BOX_AT=-1
   IN_BOX=()
+  BOX_TEXT=""
   local line_re sig_re
   line_re=$(p "$cli" input_line_pattern)
   if [[ -n "$line_re" ]]; then
     local win=${PROF["$cli|_input_line_window"]}
     for ((i = n - 1; i >= 0 && i >= n - win; i--)); do
       mp "${NB[i]}" "$line_re" || continue
+      rest=${BASH_REMATCH[1]:-}
       option_at "${NB[i]}" && continue
       BOX_AT=$i
       IN_BOX[i]=1
+      box_text "$cli" "$rest"
       return 0
     done
     return 0
@@ -343,6 +348,7 @@ input_box() {
       mp "$rest" "$OPT_RE" && continue
       BOX_AT=$i
       IN_BOX[i]=1
+      box_text "$cli" "$rest"
       return 0
     fi
     [[ $t =~ $sig_re ]] || continue
@@ -354,9 +360,29 @@ input_box() {
     rest=${rest##+([[:space:]])}
     mp "$rest" "$OPT_RE" && continue
     BOX_AT=$i
-    for ((k = i; k < j; k++)); do IN_BOX[k]=1; done
+    for ((k = i; k < j; k++)); do
+      IN_BOX[k]=1
+      ((k > i)) && rest+=$'\n'${NB[k]}
+    done
+    box_text "$cli" "$rest"
     return 0
   done
+}
+
+# box_text CLI TEXT -> BOX_TEXT: what is typed in the input line ("" for a placeholder hint).
+box_text() {
+  local ph
+  BOX_TEXT=${2##+([[:space:]])}
+  BOX_TEXT=${BOX_TEXT%%+([[:space:]])}
+  ph=$(p "$1" input_placeholder_markers)
+  [[ -n "$ph" && $BOX_TEXT =~ ^($ph) ]] && BOX_TEXT=""
+  return 0
+}
+
+# ones_in_box -> ONES: how many "1"s are typed in the input line (where a stray digit would land).
+ones_in_box() {
+  local t=${BOX_TEXT//[^1]/}
+  ONES=${#t}
 }
 
 # shell_prompt_end LINE — the line ends in a shell prompt sigil (a digit before "%" is a percentage).
@@ -593,6 +619,15 @@ resolve_pane() {
   die 4 "pane $want not found on this tmux server"
 }
 
+# synchronized PANE_ID — 0 when some pane of its window has synchronize-panes on: a key sent to
+# the pane would be typed into every synchronized pane of the window. An unreadable answer counts
+# as synchronized (no key on doubt).
+synchronized() {
+  local out
+  out=$(t list-panes -t "$1" -F '#{synchronize-panes}' 2>/dev/null) || return 0
+  [[ $'\n'$out$'\n' == *$'\n'1$'\n'* || -z "$out" ]]
+}
+
 # capture_pane PANE_ID -> CAP (visible screen, wrapped lines joined: what drover judges)
 capture_pane() {
   CAP=$(t capture-pane -p -J -t "$1" 2>/dev/null) || return 1
@@ -742,6 +777,8 @@ cmd_approve() {
   fi
   local cli=${ROW_CLI:-$CLI}
   load_profile "$cli"
+  local no_sync="its window has tmux synchronize-panes on: a key would reach every synchronized pane"
+  synchronized "$pane" && REFUSE_DETAIL=$no_sync refuse 19 synchronized
   if ! take_claim "$pane"; then
     REFUSE_DETAIL="claimed by another approver (${CLAIM_HOLDER:-unknown}, $CLAIM_HOLDER_PATH)" \
       refuse 11 claimed
@@ -762,8 +799,11 @@ cmd_approve() {
     REFUSE_DETAIL="the prompt changed or cleared before the send" refuse 16 prompt-changed
   fi
   local opt1_text=$OPT1
+  ones_in_box
+  local ones_before=$ONES
+  synchronized "$pane" && REFUSE_DETAIL=$no_sync refuse 19 synchronized
   t send-keys -t "$pane" 1 || die 3 "tmux send-keys failed"
-  local sent="1" i same pass
+  local sent="1" i same pass stray=0
   for pass in 1 2; do
     same=0
     for ((i = 0; i < 30; i++)); do
@@ -772,9 +812,23 @@ cmd_approve() {
       analyze "$cli" "$CAP"
       same=0
       ((LIVE && PERM)) && [[ "$FP" == "$fp" ]] && same=1
+      ones_in_box
+      ((pass == 1 && ONES > ones_before)) && stray=1 && break
       ((same)) || break
     done
+    if ((stray)); then
+      # The gate was wrong: the digit went into an input line. Nothing more is sent.
+      release_claim
+      printf 'key-in-input pane %s: sent 1 and a "1" showed up in the input line; nothing more sent (clear it by hand)\n' "$pane"
+      exit 20
+    fi
+    # The one Enter is earned: the same live prompt, option 1 selected, no digit in an input line.
     if ((same && pass == 1 && OPT1_SEL)); then
+      if synchronized "$pane"; then
+        release_claim
+        printf 'refused pane %s (synchronized): sent 1, then %s; no Enter sent\n' "$pane" "$no_sync"
+        exit 19
+      fi
       t send-keys -t "$pane" Enter || die 3 "tmux send-keys failed"
       sent+=" + Enter"
       continue

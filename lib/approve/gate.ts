@@ -35,7 +35,9 @@ export type RefusalReason =
   | "broad-grant"
   | "no-option-1"
   | "prompt-changed"
-  | "not-affirmative";
+  | "not-affirmative"
+  | "synchronized"
+  | "key-in-input";
 
 /** Exit code of every approve outcome (README table). */
 export const APPROVE_EXIT = {
@@ -50,6 +52,8 @@ export const APPROVE_EXIT = {
   "prompt-changed": 16,
   unconfirmed: 17,
   "not-affirmative": 18,
+  synchronized: 19,
+  "key-in-input": 20,
 } as const;
 
 export type GateResult =

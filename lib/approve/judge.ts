@@ -43,6 +43,7 @@ export function toJudged(v: Verdicts, cap?: PaneCapture, words?: GateWords): Jud
       ? loose.broad_grant_option
       : null,
     choice_row: Array.isArray(loose.choice_row) ? loose.choice_row : null,
+    input_box: typeof loose.input_box === "string" ? loose.input_box : null,
   };
 }
 

@@ -6,7 +6,9 @@
  *   4. a FRESH capture right before the key, re-confirming the same condition on it alone and that
  *      it is still the same prompt — the screen may change while we judged;
  *   5. send exactly one key (the digit 1, or Enter on a choice row whose first choice is selected);
- *   6. re-capture: if the same prompt is still live with option 1 selected, one Enter — never more.
+ *   6. re-capture: if the same prompt is still live with option 1 selected and no "1" showed up in
+ *      an input box, one Enter — never more. A "1" that landed in an input box means the gate was
+ *      wrong: it is reported (key-in-input) and nothing more is sent.
  * Every error before step 5 sends nothing. Keys are sent only in steps 5 and 6.
  */
 import { DroverError } from "../errors.ts";
@@ -28,7 +30,11 @@ import {
 export { APPROVE_EXIT } from "./gate.ts";
 import type { GateWords } from "../profile/gate_words.ts";
 
-export type JudgedVerdicts = GateVerdicts & { state: string };
+export type JudgedVerdicts = GateVerdicts & {
+  state: string;
+  /** Text typed into the pane's input line (null: none), to see where a key landed. */
+  input_box?: string | null;
+};
 
 export interface ApproveRequest {
   server: TmuxServer;
@@ -46,7 +52,7 @@ export interface ApproveRequest {
   env?: Record<string, string | undefined>;
 }
 
-export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed";
+export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
 
 export interface ScreenSummary {
   state: string;
@@ -146,6 +152,14 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     );
   }
 
+  // No broadcast: in a window with synchronize-panes on, the digit would reach every other
+  // synchronized pane too. Checked on the inventory now and on the capture the key is sent on.
+  const syncMessage = () =>
+    `window ${req.pane.windowId} (${req.pane.sessionName}:${req.pane.windowIndex}) has tmux ` +
+    `synchronize-panes on: a key to ${req.pane.id} would be typed into every synchronized pane of ` +
+    `it; no keys sent (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
+  if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(), base);
+
   const name = claimName(req.socketPath, req.pane.id);
   if (req.dryRun) {
     const peek = await peekClaim(req.claimDir, name);
@@ -209,8 +223,11 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
 
     await runTestHook(env);
 
-    // The fresh capture the key is sent on: the condition is re-confirmed on it alone.
-    const fresh = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+    // The fresh capture the key is sent on: the condition is re-confirmed on it alone, and in the
+    // same tmux call, that the window is not synchronized.
+    const freshCap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
+    if (freshCap.synchronized) return refused("synchronized", syncMessage(), base);
+    const fresh = req.judge(freshCap);
     const g2 = gate(fresh, req.words);
     if (!g2.ok || fingerprint(fresh) !== fingerprint(first) || g2.key !== g1.key) {
       return refused(
@@ -225,26 +242,67 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const sent: string[] = [g2.key];
     await sendKeys(req.server, req.pane.id, [g2.key]);
     const fp = fingerprint(fresh);
+    // Where the digit went: more "1"s in an input line than on the capture it was sent on.
+    const ones = (v: JudgedVerdicts) => (v.input_box ?? "").split("1").length - 1;
+    const keyInInput = (v: JudgedVerdicts | null) =>
+      g2.key === "1" && v !== null && ones(v) > ones(fresh);
 
+    let synchronizedNow = false;
     const settle = async (): Promise<JudgedVerdicts | null> => {
       const deadline = Date.now() + settleMs;
       let last: JudgedVerdicts | null = null;
       for (;;) {
         await sleep(pollMs);
         try {
-          last = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+          const cap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
+          synchronizedNow = cap.synchronized === true;
+          last = req.judge(cap);
         } catch {
           return null;
         }
         const same = last.live_prompt && last.permission_prompt && fingerprint(last) === fp;
-        if (!same || Date.now() >= deadline) return last;
+        if (!same || keyInInput(last) || Date.now() >= deadline) return last;
       }
     };
     const stillSame = (v: JudgedVerdicts | null) =>
       v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
 
     let after = await settle();
+    if (keyInInput(after)) {
+      return {
+        outcome: "key-in-input",
+        reason: "key-in-input",
+        message: `sent 1, and a "1" showed up in the pane's input line (${
+          JSON.stringify((after!.input_box ?? "").slice(0, 60))
+        }): the prompt was not what it looked like; nothing more sent — clear the input line by hand`,
+        exit_code: APPROVE_EXIT["key-in-input"],
+        sent,
+        key: g2.key,
+        form: g2.form,
+        option: g2.option,
+        dry_run: false,
+        claim: claim.claim.path,
+        before: base.before ?? null,
+        after: { ...summary(after!), same_prompt: stillSame(after) },
+      };
+    }
+    if (synchronizedNow && stillSame(after)) {
+      return {
+        ...refused(
+          "synchronized",
+          `sent 1; then ${syncMessage().replace("; no keys sent", "; no Enter sent")}`,
+          base,
+        ),
+        sent,
+        key: g2.key,
+        form: g2.form,
+        option: g2.option,
+        claim: claim.claim.path,
+        after: { ...summary(after!), same_prompt: true },
+      };
+    }
     let enterFailed = "";
+    // The one Enter is earned: the same live modal, option 1 selected, no digit in an input line.
     if (stillSame(after) && optionOneSelected(after!)) {
       try {
         await sendKeys(req.server, req.pane.id, ["Enter"]);

@@ -3,7 +3,7 @@
  * it is reported with its reason and its own exit code (lib/approve/gate.ts APPROVE_EXIT).
  */
 import { checkCliFlag } from "../profile/resolve.ts";
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
 import { claimDir } from "../approve/claim.ts";
 import { makeGateWords, makeJudge } from "../approve/judge.ts";

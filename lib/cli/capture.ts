@@ -3,7 +3,7 @@
  * joined), optionally with N lines of scrollback above it.
  */
 import { checkCliFlag } from "../profile/resolve.ts";
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { invalidArgument } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
 import { capturePane, type PaneCapture } from "../tmux/capture.ts";

@@ -1,5 +1,6 @@
 /** Helpers shared by the engine's subcommands (profile, config check, detect, __prompt-profile). */
-import { type Config, loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
+import type { Config } from "../config/types.ts";
 import type { GlobalOptions } from "./output.ts";
 
 /** Load the configuration the global options name (or discover it). */

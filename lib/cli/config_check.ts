@@ -2,16 +2,19 @@
  * `drover config check`: find, parse and validate the configuration (and the shipped profiles).
  * Errors exit 2 with `file:line: field: reason` lines; unknown top-level tables are warnings.
  */
-import { shippedProfiles } from "../profile/embedded.ts";
+import { parseEmbeddedProfiles } from "../profile/embedded.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
 
 export async function action({ g }: Invocation): Promise<CommandResult> {
-  shippedProfiles();
+  // The shipped profiles are re-validated from their sources (a start trusts the compiled form).
+  parseEmbeddedProfiles();
   const c = await configFor(g);
   const warnings = c.unknown.map((u) =>
-    `${c.path}:${u.line}: ${u.key}: unknown top-level key or table, ignored by drover`
+    `${c.path}:${u.line}: ${
+      u.key.length > 80 ? u.key.slice(0, 60) + "…" : u.key
+    }: unknown top-level key or table, ignored by drover`
   );
   const human = [
     c.path

@@ -3,7 +3,7 @@
  * they happen — JSON lines with --json, short log lines otherwise — and the run ends with one
  * result (the drover.drive.v1 envelope under --json). Exit codes: see DRIVE_EXIT and the README.
  */
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { claimDir } from "../approve/claim.ts";
 import { DroverError } from "../errors.ts";
 import { appendEvent, type DriveEvent, eventJson, humanLine, makeEvent } from "../drive/events.ts";
@@ -139,6 +139,8 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     };
     const human = out.exitCode === DRIVE_EXIT.orchestratorUnavailable
       ? [`drive stopped: ${out.message} (exit 75)`]
+      : out.exitCode === DRIVE_EXIT.panesSynchronized
+      ? [`drive: ${out.message} (exit 19)`]
       : opts.once
       ? []
       : [

@@ -3,7 +3,7 @@
  * profile resolves to, field by field, and which profiles exist.
  */
 import { FIELDS } from "../profile/fields.ts";
-import { shippedProfiles } from "../profile/embedded.ts";
+import { shippedProfiles } from "../profile/shipped.ts";
 import {
   checkCliFlag,
   effectiveCli,

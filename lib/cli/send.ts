@@ -1,6 +1,6 @@
 /** `drover send TARGET [TEXT…]`: type text (argv or stdin) + Enter, verified to leave the input box. */
 import { checkCliFlag } from "../profile/resolve.ts";
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { invalidArgument } from "../errors.ts";
 import { watchPane } from "../launch/observe.ts";
 import { SEND_MAX_BYTES, sendText, sendTooLarge, validateSendText } from "../launch/send.ts";

@@ -1,6 +1,6 @@
 /** `drover wait TARGET --until ready|idle|prompt|busy|changed|exit [--timeout s]`. */
 import { checkCliFlag } from "../profile/resolve.ts";
-import { loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
 import { watchPane } from "../launch/observe.ts";
 import { intFlag } from "../launch/read.ts";
 import {

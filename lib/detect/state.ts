@@ -3,6 +3,7 @@
  * pane's own CLI, and the pane state derived from them in the §5 precedence.
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
+import { withStepBudget } from "../regex/match.ts";
 import { approvalOf, manualPatternOf, permissionPromptOf, subjectOf } from "./command.ts";
 import { inputBoxOf, inputTextOf } from "./input.ts";
 import { livePrompt, regionOf } from "./liveness.ts";
@@ -75,12 +76,23 @@ export interface Verdicts {
   choice_row: ChoiceRowEntry[] | null;
 }
 
+/**
+ * Pattern steps one detect() may spend over all its lines (lib/regex): a real screen needs a few
+ * thousand; a hostile profile on a hostile screen stops here (its remaining lines count as not
+ * matching) instead of taking seconds.
+ */
+export const DETECT_STEP_BUDGET = 8_000_000;
+
 /** Run every detector on one capture with the pane's own resolved profile. Never throws. */
 export function detect(
   capture: Capture,
   profile: ResolvedProfile,
   opts: DetectOptions = {},
 ): Verdicts {
+  return withStepBudget(DETECT_STEP_BUDGET, () => detectAll(capture, profile, opts));
+}
+
+function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptions): Verdicts {
   const p = profile;
   const s = screenOf(capture.plain ?? "");
   const styled = capture.styled ? styledLines(capture.styled) : null;

@@ -24,6 +24,8 @@ export interface DriveVerdicts {
    * {@link commandBlockLines}; null when the command is not visible on a line of its own.
    */
   command_block?: number | null;
+  /** Read with the capture: the pane's window has synchronize-panes on (no key may go there). */
+  synchronized?: boolean;
 }
 
 /** Trim whitespace and side borders so boxed layouts read like open ones. */

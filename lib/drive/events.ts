@@ -25,7 +25,8 @@ export type EscalationReason =
   | "permission-prompt"
   | "dialog"
   | "input-stuck"
-  | "nudge-wedged";
+  | "nudge-wedged"
+  | "synchronized";
 
 export interface DriveEvent {
   schema: typeof EVENT_SCHEMA;

@@ -116,6 +116,8 @@ export class TmuxDriveHost implements DriveHost {
           role: roles.ids.has(p.id) ? "orchestrator" as const : "agent" as const,
         },
         settleMs: this.o.settleMs ?? submitDelay(this.o.config, cli) ?? DEFAULT_SETTLE_MS,
+        window: p.windowId,
+        synchronized: p.windowSynchronized,
       };
     });
   }
@@ -142,7 +144,9 @@ export class TmuxDriveHost implements DriveHost {
 
   async lookOne(pane: HostPane): Promise<DriveVerdicts | null> {
     try {
-      return this.judge(pane, await capturePane(this.o.server, pane.ref.id, { styled: true }));
+      // The capture every key is sent on also reads synchronize-panes (same tmux call).
+      const cap = await capturePane(this.o.server, pane.ref.id, { styled: true, sync: true });
+      return { ...this.judge(pane, cap), synchronized: cap.synchronized === true };
     } catch (e) {
       if (e instanceof DroverError && e.code === "TARGET_NOT_FOUND") return null;
       this.gone(e);

@@ -29,16 +29,22 @@ export const DRIVE_EXIT = {
   sessionGone: 69,
   driveLocked: 73,
   orchestratorUnavailable: 75,
+  /** `--once`: a window was left alone because it has synchronize-panes on. */
+  panesSynchronized: 19,
 } as const;
 
 export interface HostPane {
   ref: PaneRef;
   /** Settle delay between typing and Enter for this pane's CLI. */
   settleMs: number;
+  /** The pane's window id ("@3"). */
+  window?: string;
+  /** Some pane of its window has synchronize-panes on (listed at the start of the tick). */
+  synchronized?: boolean;
 }
 
 export interface ApproveResult {
-  outcome: "approved" | "would-approve" | "refused" | "unconfirmed";
+  outcome: "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
   reason: string | null;
   message: string;
   sent: string[];
@@ -86,7 +92,13 @@ export interface DriveRunOptions {
 export interface DriveOutcome {
   exitCode: number;
   ticks: number;
-  reason: "once" | "stopped" | "max-ticks" | "orchestrator-unavailable" | "session-gone";
+  reason:
+    | "once"
+    | "stopped"
+    | "max-ticks"
+    | "orchestrator-unavailable"
+    | "session-gone"
+    | "synchronized";
   message: string;
   counts: Partial<Record<EventType, number>>;
 }
@@ -166,8 +178,30 @@ export class DriveLoop {
     }
   }
 
+  /** Windows the current tick left alone because they have synchronize-panes on. */
+  private synchronizedWindows = new Set<string>();
+
+  /**
+   * No broadcast (issue 16): a window with synchronize-panes on gets no key at all — a key to one
+   * of its panes is typed into every synchronized pane of it. The rest of the session is driven
+   * as usual; the window is reported once per dedup window, and a `--once` run exits 19.
+   */
+  private async leaveSynchronized(pane: HostPane): Promise<void> {
+    const window = pane.window ?? pane.ref.id;
+    this.synchronizedWindows.add(window);
+    await this.escalate(pane.ref, {
+      kind: "escalate",
+      reason: "synchronized",
+      key: `${window}\u001fsynchronized`,
+      message:
+        `window ${window} has tmux synchronize-panes on: drive sends no key into its panes until ` +
+        `it is off (tmux set-option -w -t ${window} synchronize-panes off)`,
+    });
+  }
+
   /** One sweep over every pane. Returns an exit outcome when the loop must end now. */
   async tick(): Promise<DriveOutcome | undefined> {
+    this.synchronizedWindows.clear();
     const panes = await this.host.panes();
     const seen = await this.host.look(panes);
     // The orchestrator first: if its CLI cannot serve, the run ends before anything else is touched.
@@ -181,10 +215,21 @@ export class DriveLoop {
       const now = this.host.now();
       observe(this.state, pane.ref, v, now);
       const plan = planPane(pane.ref, v, this.state, now, this.opts.settings);
+      // Only plans that send keys are held back; escalations and the unavailability check send none.
+      const sendsKeys = plan.kind === "submit" || plan.kind === "approve" || plan.kind === "nudge";
+      if (pane.synchronized || (pane.window && this.synchronizedWindows.has(pane.window))) {
+        if (sendsKeys || pane.synchronized) await this.leaveSynchronized(pane);
+        if (sendsKeys) continue;
+      }
       let end: DriveOutcome | undefined;
       try {
         end = await this.act(pane, plan);
       } catch (e) {
+        if (e instanceof DroverError && e.code === "PANES_SYNCHRONIZED") {
+          // Turned on since the listing: seen on the fresh capture before the key.
+          await this.leaveSynchronized(pane);
+          continue;
+        }
         // A pane closed mid-action is no reason to stop driving the others.
         if (!(e instanceof DroverError) || e.code !== "TARGET_NOT_FOUND") throw e;
         await this.emit("warning", `pane vanished while acting on it: ${e.message}`, pane.ref);
@@ -229,6 +274,7 @@ export class DriveLoop {
       }
       case "submit": {
         const fresh = await this.host.lookOne(pane);
+        if (fresh?.synchronized) throw synchronizedNow(pane);
         if (!fresh || strandedText(fresh) !== plan.text) return undefined;
         await this.host.keys(pane, ["Enter"]);
         (this.state.panes[ref.id] ??= {}).submitted = { text: plan.text, at: this.host.now() };
@@ -247,6 +293,7 @@ export class DriveLoop {
           pane,
           (v) => v.command === expected && classifyCommand(v.command, allow).decision === "allow",
         );
+        if (r.reason === "synchronized") throw synchronizedNow(pane);
         if (r.outcome === "approved") {
           await this.emit(
             "approved",
@@ -288,6 +335,8 @@ export class DriveLoop {
             look: async () => {
               const v = await this.host.lookOne(pane);
               if (!v) throw new DroverError("TARGET_NOT_FOUND", `pane ${ref.id} vanished`);
+              // Every key of the nudge follows a look: none goes into a synchronized window.
+              if (v.synchronized) throw synchronizedNow(pane);
               return v;
             },
             typeLiteral: (t) => this.host.typeLiteral(pane, t),
@@ -361,7 +410,16 @@ export class DriveLoop {
           break;
         }
         if (this.opts.once) {
-          result = this.outcome("once", DRIVE_EXIT.ok, "one tick done");
+          const skipped = [...this.synchronizedWindows];
+          result = skipped.length > 0
+            ? this.outcome(
+              "synchronized",
+              DRIVE_EXIT.panesSynchronized,
+              `one tick done; left window${skipped.length > 1 ? "s" : ""} ${
+                skipped.join(", ")
+              } alone: synchronize-panes is on (PANES_SYNCHRONIZED)`,
+            )
+            : this.outcome("once", DRIVE_EXIT.ok, "one tick done");
           break;
         }
         if (this.opts.maxTicks !== undefined && this.ticksDone >= this.opts.maxTicks) {
@@ -394,6 +452,13 @@ export class DriveLoop {
       this.wake = undefined;
     }
   }
+}
+
+function synchronizedNow(pane: HostPane): DroverError {
+  return new DroverError(
+    "PANES_SYNCHRONIZED",
+    `window ${pane.window ?? "?"} of ${pane.ref.id} has synchronize-panes on`,
+  );
 }
 
 function clip(s: string, max = 120): string {

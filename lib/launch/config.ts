@@ -2,7 +2,8 @@
  * The `[clis.<name>]` launch fields, taken from the one configuration loader (lib/config/load.ts).
  * Launch reads only command, args, prompt, env and enabled; prompt_profile belongs to the engine.
  */
-import { type Config, loadConfig } from "../config/load.ts";
+import { loadConfig } from "../config/discover.ts";
+import type { Config } from "../config/types.ts";
 import type { CliOverride } from "./recipes.ts";
 
 /** The launch view of a loaded configuration: unset fields stay unset so built-ins show through. */

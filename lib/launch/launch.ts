@@ -3,7 +3,7 @@
  * prompt carried out of band (./carrier.ts). Everything a user can get wrong is checked before
  * anything is created; what was created is reported by the ids tmux printed for it.
  */
-import { DroverError, invalidArgument } from "../errors.ts";
+import { DroverError, invalidArgument, panesSynchronized } from "../errors.ts";
 import {
   type CreatedPane,
   newSession,
@@ -18,7 +18,7 @@ import {
   type SplitDirection,
   splitPane,
 } from "../tmux/create.ts";
-import { CLI_OPTION, setPaneOption } from "../tmux/options.ts";
+import { CLI_OPTION, newWindowsSynchronized, setPaneOption } from "../tmux/options.ts";
 import { type PaneInfo, resolveTarget } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
 import { type Availability, cachedAvailability } from "./availability.ts";
@@ -173,6 +173,16 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
       "outside tmux, launch needs --session S (a new window there, or a new session if none " +
         "is called S) or --split DIR --anchor TARGET",
     );
+  }
+
+  // No agent into a synchronized window: keys typed into any pane of it would reach the agent, and
+  // drover could never send it a key (issue 16). A split joins the anchor's window; a new window
+  // (or session) inherits the global window option.
+  if (anchor?.windowSynchronized) {
+    throw panesSynchronized(`not splitting ${anchor.id} (${anchor.target})`, anchor.windowId);
+  }
+  if (!anchor && await newWindowsSynchronized(deps.server)) {
+    throw panesSynchronized("not creating a window for the agent", null);
   }
 
   const avail = (await cachedAvailability([recipe.command])).get(recipe.command)?.status ??

@@ -19,6 +19,12 @@ export interface Look {
   state: string;
   readiness: string;
   input_box: string | null;
+  /** A stream error / retry line on screen (`stream_error`), else null. */
+  stream_error: string | null;
+  /** The pane's window has synchronize-panes on: a key would be broadcast. */
+  synchronized: boolean;
+  /** The pane's window ("@3"), "" when gone. */
+  window: string;
 }
 
 export interface Watched {
@@ -34,6 +40,9 @@ const GONE: Look = {
   state: "gone",
   readiness: "indeterminate",
   input_box: null,
+  stream_error: null,
+  synchronized: false,
+  window: "",
 };
 
 export async function watchPane(
@@ -74,6 +83,9 @@ export async function watchPane(
         state: v.state,
         readiness: v.readiness,
         input_box: v.input_box,
+        stream_error: v.stream_error,
+        synchronized: info.windowSynchronized,
+        window: info.windowId,
       };
     },
   };

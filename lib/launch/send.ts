@@ -1,13 +1,15 @@
 /**
  * `drover send TARGET`: type text into an agent's input box, press Enter, and prove it was taken.
  *
- * The safety boundary of DESIGN §6 applies: a fresh capture must show an idle (or busy, which
- * queues input) CLI with an EMPTY input box — never a live prompt or dialog (typed text would
- * answer it), a bare shell (it would run it), or text someone already typed (it would merge).
+ * The safety boundary of DESIGN §6 applies, judged on a fresh capture BEFORE anything is typed:
+ * the CLI must be idle with an EMPTY input box — never a live prompt or dialog (typed text would
+ * answer it), busy or retrying an API error (the text would land mid-turn), a bare shell (it would
+ * run it), an unavailable CLI, or text someone already typed (it would merge) — and its window
+ * must not have synchronize-panes on (the text would be typed into every synchronized pane).
  * After typing, drover waits until the text shows in the input box, presses Enter, and waits for
  * the box to empty; one more Enter if it did not, then SEND_FAILED. Nothing is sent on any error.
  */
-import { DroverError, invalidArgument } from "../errors.ts";
+import { DroverError, invalidArgument, panesSynchronized } from "../errors.ts";
 
 export const SEND_MAX_BYTES = 64 * 1024;
 
@@ -16,6 +18,12 @@ export interface SendObservation {
   state: string;
   /** Text in the input box; null or "" = empty. */
   input_box: string | null;
+  /** A stream error / retry line on screen. */
+  stream_error?: string | null;
+  /** The pane's window has synchronize-panes on. */
+  synchronized?: boolean;
+  /** The window, for the message when it is synchronized. */
+  window?: string;
 }
 
 export interface SendDeps {
@@ -32,7 +40,8 @@ export interface SendResult {
   method: "keys" | "paste";
 }
 
-const SENDABLE = new Set(["idle", "busy"]);
+/** Only an idle CLI takes text: busy means mid-turn (or retrying), anything else answers a modal. */
+const SENDABLE = new Set(["idle"]);
 
 /** The usage error for text over SEND_MAX_BYTES (it never quotes the text). */
 export function sendTooLarge(): DroverError {
@@ -68,19 +77,30 @@ export async function sendText(
 ): Promise<SendResult> {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const poll = opts.pollMs ?? 100;
+  const noBroadcast = (o: SendObservation) => {
+    if (o.synchronized) throw panesSynchronized(`not sending to ${target}`, o.window ?? target);
+  };
   const before = await deps.observe();
   if (before.gone) throw new DroverError("TARGET_NOT_FOUND", `${target} no longer exists`);
+  noBroadcast(before);
   if (!SENDABLE.has(before.state)) {
+    const retrying = before.state === "busy" && before.stream_error;
     const why: Record<string, string> = {
       prompt: "a permission prompt is live: typed text would answer it (use `drover approve`)",
       dialog: "a dialog is open: typed text would answer it",
       shell: "the pane shows a bare shell: the text would run as a command",
       unavailable: "the CLI reports it is unavailable",
+      busy: "the CLI is busy mid-turn: wait for it (`drover wait --until idle`), then send",
     };
+    const reason = retrying
+      ? `the CLI is retrying an API error (${
+        JSON.stringify(before.stream_error!.slice(0, 80))
+      }): wait until it settles`
+      : why[before.state] ?? `its state is ${before.state}, not idle`;
     throw new DroverError(
       "SEND_REFUSED",
-      `not sending to ${target}: ${why[before.state] ?? `its state is ${before.state}, not idle`}`,
-      { details: { state: before.state } },
+      `not sending to ${target}: ${reason}; nothing was typed`,
+      { details: { state: retrying ? "retrying" : before.state } },
     );
   }
   if (!empty(before.input_box)) {
@@ -115,10 +135,13 @@ export async function sendText(
     );
   }
   let presses = 0;
+  let last = typed;
   for (let attempt = 0; attempt < 2; attempt++) {
+    noBroadcast(last);
     await deps.enter();
     presses++;
     const after = await until((o) => empty(o.input_box), opts.leaveMs ?? 8000);
+    last = after;
     if (after.gone || empty(after.input_box)) {
       return {
         state_before: before.state,

@@ -1,62 +1,40 @@
 /**
- * Shipped profiles: parsed and validated with the same rules as user configuration. The Claude Code
- * profile is the default every field falls back to, so it must set every field.
+ * Shipped profiles from their TOML sources (profiles/*.toml), validated with the same zod schema
+ * as user configuration. The Claude Code profile is the default every field falls back to, so it
+ * must set every seed field. This is the full, slow path: the generator of profiles/compiled.json,
+ * `config check` and the tests use it; an ordinary start reads the generated file (shipped.ts).
  */
 import { keyLines } from "../config/toml_lines.ts";
+import { zodIssues } from "../config/issues.ts";
 import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
 import { EMBEDDED_PROFILES } from "../../profiles/mod.ts";
-import { type FieldName, FIELDS, type PartialProfileValues } from "./fields.ts";
-import type { CompiledPattern } from "../regex/mod.ts";
-import { describe, validateProfileTable } from "./validate.ts";
+import type { FieldName } from "./fields.ts";
+import { parsePattern } from "../regex/compile.ts";
+import { freezePattern } from "../regex/frozen.ts";
+import { profileFileSchema, type PromptProfileOutput, unknownFieldReason } from "./schema.ts";
+import type { FrozenShippedProfile, ShippedProfile } from "./shipped.ts";
+import { checkPattern, splitPatterns } from "./validate.ts";
+import type { CompiledPattern } from "../regex/compile.ts";
 
-export interface ProfileProvenance {
-  /** The newest version the profile was recorded against. */
-  readonly cliVersion: string | null;
-  /**
-   * Every CLI version the profile is verified on (`verified_versions`; without it, `cli_version`
-   * alone). Detection must hold on all of them and never needs to know which one a pane runs.
-   */
-  readonly verifiedVersions: readonly string[];
-  readonly recorded: string | null;
-  readonly fixtures: string | null;
-  readonly scenarios: readonly string[];
-  readonly notes: string | null;
+export {
+  defaultProfile,
+  type ProfileProvenance,
+  shippedFor,
+  type ShippedProfile,
+  shippedProfiles,
+} from "./shipped.ts";
+
+let schema: ReturnType<typeof profileFileSchema<CompiledPattern>> | undefined;
+
+function unknownKey(path: readonly (string | number)[], key: string): string {
+  if (path.length === 0) return "unknown table in a profile file";
+  if (path[0] === "prompt_profile") return unknownFieldReason(key);
+  return "unknown key";
 }
-
-export interface ShippedProfile {
-  /** e.g. "claude-code". */
-  readonly id: string;
-  readonly name: string;
-  /** CLI names / aliases this profile applies to (first token of the command, basename). */
-  readonly clis: readonly string[];
-  readonly verified: boolean;
-  readonly isDefault: boolean;
-  readonly file: string;
-  readonly provenance: ProfileProvenance;
-  readonly values: PartialProfileValues;
-  readonly patterns: Partial<Record<FieldName, CompiledPattern>>;
-  readonly lines: Partial<Record<FieldName, number>>;
-}
-
-const PROFILE_META_KEYS = new Set([
-  "id",
-  "name",
-  "clis",
-  "verified",
-  "default",
-  "cli_version",
-  "verified_versions",
-  "recorded",
-  "fixtures",
-  "scenarios",
-  "notes",
-  "tmux",
-]);
 
 /** Parse one profile file. Throws PROFILE_INVALID with `file:line: field: reason` lines. */
 export function parseProfileFile(file: string, text: string): ShippedProfile {
-  const problems: string[] = [];
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
@@ -64,121 +42,66 @@ export function parseProfileFile(file: string, text: string): ShippedProfile {
     if (e instanceof TomlError) {
       throw new DroverError(
         "PROFILE_INVALID",
-        `${file}:${e.line ?? 1}: (toml): ${String(e.message).split("\n")[0]}`,
+        `${file}:${e.line ?? 1}: (toml): ${String(e.message).split("\n")[0].slice(0, 200)}`,
       );
     }
     throw e;
   }
   const lines = keyLines(text);
-  const at = (path: (string | number)[], reason: string) =>
-    problems.push(`${file}:${lines.lineOf(path)}: ${path.join(".")}: ${reason}`);
-
-  const meta = doc.profile;
-  const m: Record<string, unknown> = typeof meta === "object" && meta !== null &&
-      !Array.isArray(meta)
-    ? meta as Record<string, unknown>
-    : {};
-  if (m !== meta) at(["profile"], "missing [profile] table (id, name, clis, verified, provenance)");
-  for (const k of Object.keys(m)) if (!PROFILE_META_KEYS.has(k)) at(["profile", k], "unknown key");
-  const str = (k: string, required: boolean): string | null => {
-    const v = m[k];
-    if (v === undefined) {
-      if (required) at(["profile", k], "required");
-      return null;
-    }
-    if (typeof v !== "string" || v.trim() === "") {
-      at(["profile", k], `must be a non-empty string, got ${describe(v)}`);
-      return null;
-    }
-    return v;
-  };
-  const id = str("id", true) ?? "?";
-  const name = str("name", true) ?? id;
-  const clis = Array.isArray(m.clis) && m.clis.every((c) => typeof c === "string" && c !== "")
-    ? m.clis as string[]
-    : (at(["profile", "clis"], "must be a non-empty array of CLI names"), []);
-  if (clis.length === 0 && Array.isArray(m.clis)) at(["profile", "clis"], "empty list");
-  const verified = m.verified === true;
-  if (typeof m.verified !== "boolean") at(["profile", "verified"], "must be true or false");
-  const isDefault = m.default === true;
-  const scenarios = Array.isArray(m.scenarios) ? m.scenarios.map(String) : [];
-  let verifiedVersions: string[] | null = null;
-  if (m.verified_versions !== undefined) {
-    const vv = m.verified_versions;
-    if (
-      Array.isArray(vv) && vv.length > 0 &&
-      vv.every((v) => typeof v === "string" && v.trim() !== "")
-    ) {
-      verifiedVersions = vv as string[];
-    } else at(["profile", "verified_versions"], "must be a non-empty array of version strings");
-  }
-
-  for (const k of Object.keys(doc)) {
-    if (k !== "profile" && k !== "prompt_profile") at([k], "unknown table in a profile file");
-  }
-  const { profile, issues } = validateProfileTable(doc.prompt_profile ?? {});
-  for (const i of issues) at(["prompt_profile", ...i.path], i.reason);
-  if (isDefault) {
-    for (const f of FIELDS) {
-      if (!f.seed) continue;
-      if (profile.values[f.name] === undefined && !issues.some((i) => i.path[0] === f.name)) {
-        at(
-          ["prompt_profile"],
-          `the default profile must set every seed field; ${f.name} is missing`,
-        );
-      }
-    }
-  }
-  if (problems.length > 0) {
+  schema ??= profileFileSchema(checkPattern);
+  const r = schema.safeParse(doc);
+  if (!r.success) {
+    const problems = zodIssues(r.error.issues, unknownKey)
+      .map((i) => ({ line: lines.lineOf(i.path), text: `${i.path.join(".")}: ${i.reason}` }))
+      .sort((a, b) => a.line - b.line)
+      .map((i) => `${file}:${i.line}: ${i.text}`);
     throw new DroverError("PROFILE_INVALID", problems.join("\n"), { details: { file } });
   }
+  const m = r.data.profile;
+  const { values, patterns } = splitPatterns(
+    (r.data.prompt_profile ?? {}) as PromptProfileOutput<CompiledPattern>,
+  );
   const fieldLines: Partial<Record<FieldName, number>> = {};
-  for (const f of Object.keys(profile.values) as FieldName[]) {
+  for (const f of Object.keys(values) as FieldName[]) {
     fieldLines[f] = lines.lineOf(["prompt_profile", f]);
   }
   return Object.freeze({
-    id,
-    name,
-    clis,
-    verified,
-    isDefault,
+    id: m.id,
+    name: m.name,
+    clis: m.clis,
+    verified: m.verified,
+    isDefault: m.default === true,
     file,
     provenance: {
-      cliVersion: str("cli_version", false),
-      verifiedVersions: verifiedVersions ??
-        (typeof m.cli_version === "string" && m.cli_version ? [m.cli_version] : []),
-      recorded: str("recorded", false),
-      fixtures: str("fixtures", false),
-      scenarios,
-      notes: str("notes", false),
+      cliVersion: m.cli_version ?? null,
+      verifiedVersions: m.verified_versions ?? (m.cli_version ? [m.cli_version] : []),
+      recorded: m.recorded ?? null,
+      fixtures: m.fixtures ?? null,
+      scenarios: m.scenarios ?? [],
+      notes: m.notes ?? null,
     },
-    values: profile.values,
-    patterns: profile.patterns,
+    values,
+    patterns,
     lines: fieldLines,
   });
 }
 
-let cache: readonly ShippedProfile[] | null = null;
-
-/** Every shipped profile, parsed once. */
-export function shippedProfiles(): readonly ShippedProfile[] {
-  if (cache) return cache;
+/** Every embedded profile source, parsed and validated in full (exactly one is the default). */
+export function parseEmbeddedProfiles(): ShippedProfile[] {
   const parsed = EMBEDDED_PROFILES.map((p) => parseProfileFile(p.file, p.text));
-  const defaults = parsed.filter((p) => p.isDefault);
-  if (defaults.length !== 1) {
+  if (parsed.filter((p) => p.isDefault).length !== 1) {
     throw new DroverError("PROFILE_INVALID", "exactly one shipped profile must be the default");
   }
-  cache = parsed;
-  return cache;
+  return parsed;
 }
 
-export function defaultProfile(): ShippedProfile {
-  return shippedProfiles().find((p) => p.isDefault)!;
-}
-
-/** The verified shipped profile for a CLI name (exact alias match), if drover ships one. */
-export function shippedFor(cliName: string): ShippedProfile | null {
-  const key = cliName.toLowerCase();
-  return shippedProfiles().find((p) => p.verified && p.clis.some((c) => c.toLowerCase() === key)) ??
-    null;
+/** What profiles/compiled.json holds: the embedded profiles, validated, patterns frozen. */
+export function frozenEmbeddedProfiles(): FrozenShippedProfile[] {
+  return parseEmbeddedProfiles().map((p) => {
+    const patterns: FrozenShippedProfile["patterns"] = {};
+    for (const [k, c] of Object.entries(p.patterns)) {
+      patterns[k as FieldName] = freezePattern(c, parsePattern(c.source).tree);
+    }
+    return { ...p, patterns };
+  });
 }

@@ -25,7 +25,7 @@ import {
   SHIFTED_OPTION_ABOVE,
 } from "../detect/mod.ts";
 import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
-import { ereEscape, markersToEre } from "../regex/mod.ts";
+import { ereEscape, markersToEre } from "../regex/ere.ts";
 import type { ResolvedProfile } from "./resolve.ts";
 import { gateWordsFor } from "./gate_words.ts";
 

@@ -7,7 +7,7 @@
  */
 import type { CliEntry, Config } from "../config/load.ts";
 import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
-import { defaultProfile, shippedFor, type ShippedProfile, shippedProfiles } from "./embedded.ts";
+import { defaultProfile, shippedFor, type ShippedProfile, shippedProfiles } from "./shipped.ts";
 import { DroverError } from "../errors.ts";
 import type { CompiledPattern, Matcher } from "../regex/mod.ts";
 

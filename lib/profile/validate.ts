@@ -3,8 +3,15 @@
  * silently fall back to a default, and a hostile value (empty marker, catch-all pattern,
  * back-reference) must never reach a detector.
  */
-import { type FieldName, FIELDS, fieldSpec, type PartialProfileValues } from "./fields.ts";
+import type { FieldName, PartialProfileValues } from "./fields.ts";
 import { type CompiledPattern, compilePattern, PatternError } from "../regex/mod.ts";
+import { zodIssues } from "../config/issues.ts";
+import {
+  describe,
+  type PromptProfileOutput,
+  promptProfileSchema,
+  unknownFieldReason,
+} from "./schema.ts";
 
 export interface ProfileIssue {
   /** Path inside the prompt_profile table: [field] or [field, index]. */
@@ -31,35 +38,7 @@ export const GENERIC_LINES: readonly string[] = [
   "   ",
 ];
 
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-function checkMarker(m: unknown, path: (string | number)[], issues: ProfileIssue[]): m is string {
-  if (typeof m !== "string") {
-    issues.push({ path, reason: `must be a string, got ${describe(m)}` });
-    return false;
-  }
-  if (m.length === 0) {
-    issues.push({ path, reason: "empty marker string (it would match every line)" });
-    return false;
-  }
-  if (m.trim() === "") {
-    issues.push({ path, reason: "marker is only whitespace (it would match almost every line)" });
-    return false;
-  }
-  if (CONTROL.test(m)) {
-    issues.push({ path, reason: "marker contains a control character (tab, newline, escape …)" });
-    return false;
-  }
-  return true;
-}
-
-export function describe(v: unknown): string {
-  if (Array.isArray(v)) return "an array";
-  if (v === null) return "null";
-  if (v instanceof Date) return "a date";
-  return `a ${typeof v}`;
-}
+export { describe };
 
 /** Validate one pattern source: compiles in the supported subset and is not a catch-all. */
 export function checkPattern(src: string): CompiledPattern {
@@ -73,87 +52,31 @@ export function checkPattern(src: string): CompiledPattern {
   return c;
 }
 
+let schema: ReturnType<typeof promptProfileSchema<CompiledPattern>> | undefined;
+
+/** Validate a `prompt_profile` table with its zod schema (lib/profile/schema.ts). */
 export function validateProfileTable(
   table: unknown,
 ): { profile: ValidatedProfile; issues: ProfileIssue[] } {
-  const issues: ProfileIssue[] = [];
+  schema ??= promptProfileSchema(checkPattern);
+  const r = schema.safeParse(table);
+  if (!r.success) {
+    const issues = zodIssues(r.error.issues, (_path, key) => unknownFieldReason(key));
+    return { profile: { values: {}, patterns: {} }, issues };
+  }
+  return { profile: splitPatterns(r.data as PromptProfileOutput<CompiledPattern>), issues: [] };
+}
+
+/** Pattern fields come out of the schema as { source, compiled }: values keep the source. */
+export function splitPatterns(out: PromptProfileOutput<CompiledPattern>): ValidatedProfile {
   const values: Record<string, unknown> = {};
   const patterns: Partial<Record<FieldName, CompiledPattern>> = {};
-  if (typeof table !== "object" || table === null || Array.isArray(table)) {
-    issues.push({ path: [], reason: `must be a table, got ${describe(table)}` });
-    return { profile: { values: {}, patterns }, issues };
+  for (const [k, v] of Object.entries(out)) {
+    if (v === undefined) continue;
+    if (typeof v === "object" && !Array.isArray(v)) {
+      values[k] = v.source;
+      patterns[k as FieldName] = v.compiled;
+    } else values[k] = Array.isArray(v) ? [...v] : v;
   }
-  for (const [key, v] of Object.entries(table as Record<string, unknown>)) {
-    const spec = fieldSpec(key);
-    if (!spec) {
-      const near = suggest(key);
-      issues.push({
-        path: [key],
-        reason: `unknown field${near ? ` (did you mean ${near}?)` : ""}; known fields: see ` +
-          "`drover profile show --sources`",
-      });
-      continue;
-    }
-    if (spec.kind === "markers") {
-      if (!Array.isArray(v)) {
-        issues.push({ path: [key], reason: `must be an array of strings, got ${describe(v)}` });
-        continue;
-      }
-      if (v.length === 0) {
-        issues.push({ path: [key], reason: "empty list (omit the field to use the default)" });
-        continue;
-      }
-      let ok = true;
-      v.forEach((m, i) => {
-        if (!checkMarker(m, [key, i], issues)) ok = false;
-      });
-      if (ok) values[key] = [...v];
-    } else if (spec.kind === "marker") {
-      if (checkMarker(v, [key], issues)) values[key] = v;
-    } else {
-      if (typeof v !== "string") {
-        issues.push({ path: [key], reason: `must be a string (a regex), got ${describe(v)}` });
-        continue;
-      }
-      try {
-        patterns[key as FieldName] = checkPattern(v);
-        values[key] = v;
-      } catch (e) {
-        const reason = e instanceof PatternError ? e.message : String(e);
-        issues.push({ path: [key], reason: `invalid pattern ${quotePattern(v)}: ${reason}` });
-      }
-    }
-  }
-  return { profile: { values: values as PartialProfileValues, patterns }, issues };
-}
-
-/** The pattern as the error quotes it: JSON-escaped, and cut so a huge one is not echoed. */
-function quotePattern(v: string): string {
-  return v.length > 80 ? JSON.stringify(v.slice(0, 60)).slice(0, -1) + '…"' : JSON.stringify(v);
-}
-
-function suggest(key: string): string | null {
-  let best: string | null = null, bestD = 4;
-  for (const f of FIELDS) {
-    const d = distance(key, f.name);
-    if (d < bestD) {
-      bestD = d;
-      best = f.name;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length];
+  return { values: values as PartialProfileValues, patterns };
 }

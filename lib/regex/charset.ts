@@ -10,14 +10,15 @@ export const MAX_CODE_POINT = 0x10ffff;
 export class CharSet {
   /** [lo0, hi0, lo1, hi1, …], inclusive, normalised. */
   readonly ranges: Int32Array;
-  readonly #ascii: Uint32Array;
+  /** Membership of code points 0–127, one bit each (4 words). */
+  readonly ascii: Uint32Array;
 
   private constructor(ranges: Int32Array) {
     this.ranges = ranges;
-    this.#ascii = new Uint32Array(4);
+    this.ascii = new Uint32Array(4);
     for (let i = 0; i < ranges.length; i += 2) {
       const lo = ranges[i], hi = Math.min(ranges[i + 1], 127);
-      for (let c = lo; c <= hi; c++) this.#ascii[c >> 5] |= 1 << (c & 31);
+      for (let c = lo; c <= hi; c++) this.ascii[c >> 5] |= 1 << (c & 31);
     }
   }
 
@@ -39,7 +40,7 @@ export class CharSet {
   }
 
   has(cp: number): boolean {
-    if (cp < 128) return (this.#ascii[cp >> 5] & (1 << (cp & 31))) !== 0;
+    if (cp < 128) return (this.ascii[cp >> 5] & (1 << (cp & 31))) !== 0;
     const r = this.ranges;
     let lo = 0, hi = (r.length >> 1) - 1;
     while (lo <= hi) {

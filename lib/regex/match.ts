@@ -20,6 +20,24 @@ export const MAX_MATCH_LINE = 4096;
 
 export { MAX_STEPS };
 
+/**
+ * Steps every pattern search inside one `withStepBudget` call may take together. The per-line
+ * bound keeps one search short; this keeps a whole screen short when a hostile profile meets a
+ * hostile screen (thousands of long lines that each come close to their own bound).
+ */
+let scopeLeft = Infinity;
+
+/** Run `f` with a shared step budget for all its searches; past it they count as no match. */
+export function withStepBudget<T>(steps: number, f: () => T): T {
+  const saved = scopeLeft;
+  scopeLeft = steps;
+  try {
+    return f();
+  } finally {
+    scopeLeft = saved;
+  }
+}
+
 export function boundLine(line: string): string {
   return line.length > MAX_MATCH_LINE ? line.slice(0, MAX_MATCH_LINE) : line;
 }
@@ -46,11 +64,13 @@ export class Matcher {
   readonly #anchored: boolean;
   readonly #first: CharSet | null;
   readonly #stats: SearchStats = { steps: 0, overBudget: false };
+  readonly #slots: Int32Array;
 
   constructor(tree: Tree, source: string) {
     this.source = source;
     this.groups = tree.groups;
     this.#prog = compileProgram(tree);
+    this.#slots = new Int32Array(this.#prog.slots);
     this.#pre = prefilterOf(tree.root);
     this.#anchored = anchoredStart(tree.root);
     this.#first = nullable(tree.root) ? null : firstSet(tree.root);
@@ -63,6 +83,7 @@ export class Matcher {
 
   #run(line: string, captures: boolean): Int32Array | null {
     let from = 0;
+    this.lastSteps = 0;
     if (this.#pre) {
       const hit = this.#pre.find(line);
       if (hit < 0) return null;
@@ -79,15 +100,26 @@ export class Matcher {
     const stats = this.#stats;
     stats.steps = 0;
     stats.overBudget = false;
-    const budget = Math.min(MAX_STEPS, (line.length + 1) * this.#prog.length);
-    const slots = search(this.#prog, line, {
-      from,
-      anchored: this.#anchored,
-      first: this.#first,
-      captures,
-      budget,
-    }, stats);
+    if (scopeLeft <= 0) {
+      this.overBudget++;
+      return null;
+    }
+    const budget = Math.min(MAX_STEPS, (line.length + 1) * this.#prog.length, scopeLeft);
+    const slots = search(
+      this.#prog,
+      line,
+      {
+        from,
+        anchored: this.#anchored,
+        first: this.#first,
+        captures,
+        budget,
+      },
+      stats,
+      this.#slots,
+    );
     this.lastSteps = stats.steps;
+    scopeLeft -= stats.steps;
     if (stats.overBudget) this.overBudget++;
     return slots;
   }

@@ -13,6 +13,7 @@ export {
   MAX_MATCH_LINE,
   MAX_STEPS,
   type RegexMatch,
+  withStepBudget,
 } from "./match.ts";
 export {
   MAX_EXPANDED,

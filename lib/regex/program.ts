@@ -34,6 +34,8 @@ export interface Program {
   /** Number of instructions. */
   readonly length: number;
   readonly sets: readonly CharSet[];
+  /** The sets' ASCII bitmaps side by side (4 words per set), so the common case is one load. */
+  readonly ascii: Uint32Array;
   /** 2 × (groups + 1): start/end of the whole match, then of each group. */
   readonly slots: number;
 }
@@ -142,10 +144,13 @@ export function compileProgram(tree: Tree): Program {
   emitNode(e, tree.root);
   e.emit(Op.Save, 1);
   e.emit(Op.Match);
+  const ascii = new Uint32Array(4 * e.sets.length);
+  e.sets.forEach((s, k) => ascii.set(s.ascii, 4 * k));
   return {
     code: Int32Array.from(e.code),
     length: e.pc,
     sets: e.sets,
+    ascii,
     slots: 2 * (tree.groups + 1),
   };
 }

@@ -60,18 +60,19 @@ export function search(
   text: string,
   opts: SearchOptions,
   stats: SearchStats,
+  slots: Int32Array,
 ): Int32Array | null {
   const n = text.length;
   const code = prog.code;
   const sets = prog.sets;
+  const ascii = prog.ascii;
   const plen = prog.length;
   const stride = plen;
   const bits = (n + 1) * stride;
   const words = (bits + 31) >>> 5;
   if (visited.length < words) visited = new Uint32Array(Math.max(words, visited.length * 2));
   else visited.fill(0, 0, words);
-  const nslots = prog.slots;
-  const slots = new Int32Array(nslots).fill(-1);
+  slots.fill(-1);
   const budget = Math.min(opts.budget, MAX_STEPS);
   const caps = opts.captures;
   let steps = 0;
@@ -104,7 +105,7 @@ export function search(
     stack[sp++] = start;
     while (sp > 0) {
       const b = stack[--sp];
-      let a = stack[--sp];
+      const a = stack[--sp];
       if (a < 0) {
         slots[-1 - a] = b;
         continue;
@@ -134,7 +135,11 @@ export function search(
               w = 2;
             }
           }
-          if (op === Op.Char ? c !== code[at + 1] : !sets[code[at + 1]].has(c)) break;
+          if (op === Op.Char) {
+            if (c !== code[at + 1]) break;
+          } else if (c < 128) {
+            if ((ascii[4 * code[at + 1] + (c >> 5)] & (1 << (c & 31))) === 0) break;
+          } else if (!sets[code[at + 1]].has(c)) break;
           pos += w;
           pc++;
         } else if (op === Op.Split) {
@@ -179,7 +184,6 @@ export function search(
           return slots;
         }
       }
-      a = 0; // (keeps the loop variable's type monomorphic)
     }
     if (opts.anchored) break;
     // Advance one code point.

@@ -12,6 +12,11 @@ import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
 export interface PaneCapture {
   plain: string;
   styled?: string;
+  /**
+   * With `sync`: some pane of this pane's window has synchronize-panes on, read in the same tmux
+   * call as the screen — a key sent now could be broadcast (issue 16).
+   */
+  synchronized?: boolean;
 }
 
 export interface CaptureOptions {
@@ -19,6 +24,16 @@ export interface CaptureOptions {
   styled?: boolean;
   /** Lines of scrollback history to include above the visible screen (-S -N). */
   history?: number;
+  /** Also read synchronize-panes of the pane's window (the check before any key). */
+  sync?: boolean;
+}
+
+type Job = { pane: string; kind: "plain" | "styled" | "sync" };
+
+function jobArgs(j: Job, history: number | undefined): TmuxArg[] {
+  if (j.kind !== "sync") return captureArgs(j.pane, j.kind === "styled", history);
+  // list-panes -t PANE lists every pane of PANE's window: one line per pane, "1" when synchronized.
+  return [word("list-panes"), word("-t"), paneId(j.pane), word("-F"), word("#{synchronize-panes}")];
 }
 
 function captureArgs(pane: string, styled: boolean, history: number | undefined): TmuxArg[] {
@@ -44,17 +59,18 @@ export async function capturePanes(
   // rest retried, so one vanished pane costs one extra call, not one call per pane.
   while (pending.length > 0) {
     const tag = nonce();
-    const jobs: { pane: string; styled: boolean }[] = [];
+    const jobs: Job[] = [];
     for (const pane of pending) {
-      jobs.push({ pane, styled: false });
-      if (opts.styled) jobs.push({ pane, styled: true });
+      jobs.push({ pane, kind: "plain" });
+      if (opts.styled) jobs.push({ pane, kind: "styled" });
+      if (opts.sync) jobs.push({ pane, kind: "sync" });
     }
     // The chain's `;`s are SEP: no other element can end a command (see arg.ts).
     const args: TmuxArg[] = [];
     jobs.forEach((j, i) => {
       if (i > 0) args.push(SEP);
       args.push(word("display-message"), word("-p"), fmt`\u001edrover-${tag}-${i}\u001e`, SEP);
-      args.push(...captureArgs(j.pane, j.styled, opts.history));
+      args.push(...jobArgs(j, opts.history));
     });
     args.push(SEP, word("display-message"), word("-p"), fmt`\u001edrover-${tag}-end\u001e`);
     const r = await tmux(server, args, { allowFailure: true });
@@ -75,7 +91,8 @@ export async function capturePanes(
       done.add(i);
       const j = jobs[i];
       const entry = out.get(j.pane) ?? { plain: "" };
-      if (j.styled) entry.styled = parts[k + 1];
+      if (j.kind === "styled") entry.styled = parts[k + 1];
+      else if (j.kind === "sync") entry.synchronized = /^1$/m.test(parts[k + 1]);
       else entry.plain = parts[k + 1];
       out.set(j.pane, entry);
     }
@@ -97,7 +114,8 @@ export async function capturePanes(
 }
 
 function hasAll(c: PaneCapture | undefined, opts: CaptureOptions): boolean {
-  return c !== undefined && (!opts.styled || c.styled !== undefined);
+  return c !== undefined && (!opts.styled || c.styled !== undefined) &&
+    (!opts.sync || c.synchronized !== undefined);
 }
 
 /** Capture one pane; TARGET_NOT_FOUND when it is gone. */

@@ -67,3 +67,19 @@ export async function socketPath(server: TmuxServer): Promise<string> {
   const r = await tmux(server, [word("display-message"), word("-p"), fmt`#{socket_path}`]);
   return r.stdout.trim();
 }
+
+/**
+ * True when a window created now would have synchronize-panes on: the global window option, which
+ * every new window inherits. False when no server runs yet (a new server starts with it off).
+ */
+export async function newWindowsSynchronized(server: TmuxServer): Promise<boolean> {
+  const args = [
+    word("show-options"),
+    word("-g"),
+    word("-w"),
+    word("-v"),
+    word("synchronize-panes"),
+  ];
+  const r = await tmux(server, args, { allowFailure: true });
+  return r.code === 0 && r.stdout.trim() === "on";
+}

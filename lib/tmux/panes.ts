@@ -26,6 +26,13 @@ export interface PaneInfo {
   dead: boolean;
   /** The @drover-cli pane option ("" when unset). */
   droverCli: string;
+  /** tmux's synchronize-panes for this pane (its own or its window's): keys to it are broadcast. */
+  synchronized: boolean;
+  /**
+   * Some pane of this pane's window has synchronize-panes on. drover sends no key into such a
+   * window (issue 16): a key to a synchronized pane reaches every other synchronized pane.
+   */
+  windowSynchronized: boolean;
   /** "session:window.pane" */
   target: string;
 }
@@ -49,6 +56,7 @@ const FIELDS = [
   "window_active",
   "pane_dead",
   "@drover-cli",
+  "synchronize-panes",
 ] as const;
 
 /**
@@ -87,6 +95,7 @@ function parseRows(stdout: string, sep: string, end: string): PaneInfo[] {
       windowActive,
       dead,
       droverCli,
+      sync,
     ] = f;
     rows.push({
       id,
@@ -106,9 +115,14 @@ function parseRows(stdout: string, sep: string, end: string): PaneInfo[] {
       windowActive: windowActive === "1",
       dead: dead === "1",
       droverCli,
+      synchronized: sync === "1",
+      windowSynchronized: false,
       target: `${sessionName}:${windowIndex}.${paneIndex}`,
     });
   }
+  // list-panes lists whole windows (-a, -s), so every pane of a row's window is in `rows`.
+  const synced = new Set(rows.filter((r) => r.synchronized).map((r) => r.windowId));
+  for (const r of rows) r.windowSynchronized = synced.has(r.windowId);
   return rows;
 }
 
@@ -122,7 +136,7 @@ export async function listPanes(server: TmuxServer, opts: ListOptions = {}): Pro
   const sep = `\u001f${nonce()}\u001f`;
   const end = `\u001e${nonce()}`;
   const format =
-    fmt`#{pane_id}${sep}#{session_name}${sep}#{session_id}${sep}#{window_index}${sep}#{window_id}${sep}#{window_name}${sep}#{pane_index}${sep}#{pane_title}${sep}#{pane_current_command}${sep}#{pane_current_path}${sep}#{pane_pid}${sep}#{pane_width}${sep}#{pane_height}${sep}#{pane_active}${sep}#{window_active}${sep}#{pane_dead}${sep}#{@drover-cli}${end}`;
+    fmt`#{pane_id}${sep}#{session_name}${sep}#{session_id}${sep}#{window_index}${sep}#{window_id}${sep}#{window_name}${sep}#{pane_index}${sep}#{pane_title}${sep}#{pane_current_command}${sep}#{pane_current_path}${sep}#{pane_pid}${sep}#{pane_width}${sep}#{pane_height}${sep}#{pane_active}${sep}#{window_active}${sep}#{pane_dead}${sep}#{@drover-cli}${sep}#{synchronize-panes}${end}`;
   const args = opts.session === undefined
     ? [word("list-panes"), word("-a"), word("-F"), format]
     : [word("list-panes"), word("-s"), word("-t"), data(`=${opts.session}`), word("-F"), format];

@@ -56,7 +56,7 @@ Deno.test("gate: every refusal has its own exit code", () => {
   )
     .map(([, c]) => c);
   assert.equal(new Set(codes).size, codes.length);
-  assert.ok(codes.every((c) => c >= 10 && c < 20));
+  assert.ok(codes.every((c) => c >= 10 && c <= 20));
 });
 
 Deno.test("fingerprint ignores selection, not the command", () => {

@@ -591,3 +591,54 @@ Deno.test("decide: 2.1.332 draws the command in a dashed box — the box bounds 
     assert.equal(commandBlockLines(twoLines, "npm run build"), 2, size);
   }
 });
+
+Deno.test("loop: a synchronized window gets no key; the rest is driven; --once exits 19", async () => {
+  const other: PaneRef = { ...AGENT, id: "%9", target: "s:2.0" };
+  const host = new FakeHost(
+    [hp(ORCH), { ...hp(AGENT), window: "@2", synchronized: true }, { ...hp(other), window: "@3" }],
+    new Map([
+      [ORCH.id, [IDLE]],
+      [AGENT.id, [v({ input_box: "typed" })]],
+      [other.id, [v({ input_box: "more" })]],
+    ]),
+  );
+  const { out, events } = await loopWith(host);
+  assert.deepEqual(host.sent, [{ pane: other.id, keys: ["Enter"] }]);
+  const esc = events.filter((e) => e.event === "escalated" && e.reason === "synchronized");
+  assert.equal(esc.length, 1);
+  assert.match(esc[0].message, /@2 has tmux synchronize-panes on/);
+  assert.equal(out.exitCode, DRIVE_EXIT.panesSynchronized);
+  assert.equal(out.exitCode, 19);
+  assert.equal(out.reason, "synchronized");
+});
+
+Deno.test("loop: synchronize-panes turned on after the listing is seen on the fresh capture: no key", async () => {
+  const typed = v({ input_box: "typed" });
+  const host = new FakeHost(
+    [hp(ORCH), { ...hp(AGENT), window: "@2" }],
+    new Map([[ORCH.id, [IDLE]], [AGENT.id, [typed, { ...typed, synchronized: true }]]]),
+  );
+  const { out, events } = await loopWith(host);
+  assert.deepEqual(host.sent, []);
+  assert.ok(events.some((e) => e.event === "escalated" && e.reason === "synchronized"));
+  assert.equal(out.exitCode, 19);
+});
+
+Deno.test("loop: an approval the gate refuses as synchronized sends nothing and is reported as such", async () => {
+  const prompt = v({
+    state: "prompt",
+    live_prompt: true,
+    permission_prompt: true,
+    command: "npm test",
+  });
+  const host = new FakeHost(
+    [hp(ORCH), { ...hp(AGENT), window: "@2" }],
+    new Map([[ORCH.id, [IDLE]], [AGENT.id, [prompt]]]),
+    { outcome: "refused", reason: "synchronized", message: "synchronized", sent: [] },
+  );
+  const { out, events } = await loopWith(host, { approve: "allowlist", allow: ["npm test"] });
+  assert.deepEqual(host.sent, []);
+  assert.ok(events.some((e) => e.event === "escalated" && e.reason === "synchronized"));
+  assert.ok(!events.some((e) => e.event === "approve-refused"));
+  assert.equal(out.exitCode, 19);
+});

@@ -22,6 +22,8 @@ function pane(over: Partial<PaneInfo> = {}): PaneInfo {
     windowActive: true,
     dead: false,
     droverCli: "",
+    synchronized: false,
+    windowSynchronized: false,
     target: "agents:1.0",
     ...over,
   };

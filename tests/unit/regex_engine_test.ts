@@ -3,12 +3,16 @@
  * a hard bound on the work of any pattern that reaches it, validated or not.
  */
 import assert from "node:assert/strict";
+import { parseConfig } from "../../lib/config/load.ts";
+import { detect } from "../../lib/detect/mod.ts";
+import { resolveProfile } from "../../lib/profile/resolve.ts";
 import {
   compilePattern,
   Matcher,
   MAX_MATCH_LINE,
   MAX_STEPS,
   parsePattern,
+  withStepBudget,
 } from "../../lib/regex/mod.ts";
 
 function unchecked(src: string): Matcher {
@@ -111,4 +115,44 @@ Deno.test("over budget: no match, and the matcher counts it", () => {
 
 Deno.test("a program too large to compile is a pattern error, not a hang", () => {
   assert.throws(() => unchecked("(?:(?:a{200}){200}){200}"), /too large/);
+});
+
+Deno.test("a shared step budget: searches inside withStepBudget stop together when it runs out", () => {
+  const m = compilePattern("(?:[a-z][0-9]){40}").matcher;
+  const line = ("a1".repeat(39) + "!!").repeat(20);
+  m.exec(line);
+  const one = m.lastSteps;
+  assert.ok(one > 1000);
+  const before = m.overBudget;
+  const got = withStepBudget(one * 2 + 10, () => [m.exec(line), m.exec(line), m.exec(line)]);
+  assert.deepEqual(got, [null, null, null]);
+  assert.equal(m.overBudget, before + 1); // the third one found the budget spent
+  // Outside the scope the per-line bound alone applies again.
+  assert.equal(m.exec("a1".repeat(40)) !== null, true);
+});
+
+Deno.test("detect() on a hostile profile and a huge hostile screen stops at its step budget", () => {
+  const fields = [
+    "file_prompt_pattern",
+    "option_line_pattern",
+    "context_bloat_pattern",
+    "paste_buffer_pattern",
+    "context_used_pattern",
+    "mid_response_pattern",
+    "input_line_pattern",
+    "command_line_pattern",
+  ];
+  // Accepted by the rules (no nesting, no prefilter text), expensive on lines like these.
+  const config = parseConfig(
+    "[clis.evil.prompt_profile]\n" +
+      fields.map((f) => `${f} = '(?:[a-z][0-9]){250}'`).join("\n") + "\n",
+    "/evil.toml",
+  );
+  const p = resolveProfile("evil", config);
+  const line = ("a1".repeat(249) + "!!").repeat(9).slice(0, MAX_MATCH_LINE);
+  const v = detect({ plain: (line + "\n").repeat(2000) }, p);
+  assert.equal(typeof v.state, "string");
+  const matchers = Object.values(p.matchers.patterns) as Array<Matcher | null>;
+  const stopped = matchers.reduce((n, m) => n + (m?.overBudget ?? 0), 0);
+  assert.ok(stopped > 0, "the screen's step budget never ran out");
 });

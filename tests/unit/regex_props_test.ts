@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { captureLines } from "../../lib/detect/text.ts";
 import { stripDecoration } from "../../lib/detect/mod.ts";
 import { shippedProfiles } from "../../lib/profile/embedded.ts";
-import { compilePattern, type Matcher, PatternError } from "../../lib/regex/mod.ts";
+import { compilePattern, Matcher, parsePattern, PatternError } from "../../lib/regex/mod.ts";
 import { codePointRegExp, flagFreeRegExp } from "./regex_oracle.ts";
 
 const FIXTURES = new URL("../fixtures", import.meta.url).pathname;
@@ -162,7 +162,7 @@ function randomLine(r: () => number): string {
 Deno.test("random accepted patterns × random lines: same as V8 (whole code points)", () => {
   const r = rng(20260517);
   const PATTERNS = 4000, LINES = 60;
-  let accepted = 0, rejected = 0, compared = 0, matched = 0;
+  let accepted = 0, rejected = 0, compared = 0, matched = 0, bounded = 0;
   for (let k = 0; k < PATTERNS; k++) {
     const src = randomPattern(r);
     let c;
@@ -171,6 +171,19 @@ Deno.test("random accepted patterns × random lines: same as V8 (whole code poin
     } catch (e) {
       if (!(e instanceof PatternError)) throw e;
       rejected++;
+      // Refused, but if it were smuggled in, the matcher would still be bounded.
+      let m: Matcher | null = null;
+      try {
+        m = new Matcher(parsePattern(src).tree, src);
+      } catch (e2) {
+        if (!(e2 instanceof PatternError)) throw e2;
+      }
+      for (let j = 0; m && j < 10; j++) {
+        const line = randomLine(r);
+        m.exec(line);
+        assert.ok(m.lastSteps <= (line.length + 1) * m.size, `bound broken: ${src}`);
+        bounded++;
+      }
       continue;
     }
     accepted++;
@@ -187,6 +200,6 @@ Deno.test("random accepted patterns × random lines: same as V8 (whole code poin
   assert.ok(matched > compared / 20, `only ${matched} of ${compared} lines matched`);
   console.log(
     `  ${accepted} accepted patterns (${rejected} refused) × ${LINES} lines = ${compared} ` +
-      `comparisons, ${matched} matches`,
+      `comparisons, ${matched} matches; ${bounded} runs of refused patterns, all within bound`,
   );
 });

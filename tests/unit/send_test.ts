@@ -91,3 +91,44 @@ Deno.test("send: input validation", () => {
   assert.throws(() => validateSendText("x".repeat(64 * 1024 + 1)), (e) => e instanceof DroverError);
   assert.equal(validateSendText("line 1\n\tline 2"), "line 1\n\tline 2");
 });
+
+Deno.test("send judges first: busy and retrying panes are refused before anything is typed", async () => {
+  const busy = pane([o("busy")]);
+  await assert.rejects(
+    sendText("hi", "%1", busy.deps),
+    (e) => e instanceof DroverError && e.code === "SEND_REFUSED" && /busy/.test(e.message),
+  );
+  assert.deepEqual(busy.sent, []);
+  const retrying = pane([{ ...o("busy"), stream_error: "API error · Retrying in 3s" }]);
+  await assert.rejects(
+    sendText("hi", "%1", retrying.deps),
+    (e) =>
+      e instanceof DroverError && e.code === "SEND_REFUSED" && /retrying/.test(e.message) &&
+      e.details?.state === "retrying",
+  );
+  assert.deepEqual(retrying.sent, []);
+  // A final API error leaves the CLI idle and waiting for input: that pane takes text.
+  const final = pane([
+    { ...o("idle"), stream_error: "API Error: 500" },
+    o("idle", "hi"),
+    o("idle"),
+  ]);
+  await sendText("hi", "%1", final.deps);
+  assert.deepEqual(final.sent, ["type:hi", "Enter"]);
+});
+
+Deno.test("send never types into a synchronized window (PANES_SYNCHRONIZED, exit 19), nor presses Enter there", async () => {
+  const synced = pane([{ ...o("idle"), synchronized: true, window: "@4" }]);
+  await assert.rejects(
+    sendText("hi", "%1", synced.deps),
+    (e) => e instanceof DroverError && e.code === "PANES_SYNCHRONIZED" && e.exitCode === 19,
+  );
+  assert.deepEqual(synced.sent, []);
+  // Turned on while the text was being typed: no Enter.
+  const late = pane([o("idle"), { ...o("idle", "hi"), synchronized: true, window: "@4" }]);
+  await assert.rejects(
+    sendText("hi", "%1", late.deps),
+    (e) => e instanceof DroverError && e.code === "PANES_SYNCHRONIZED",
+  );
+  assert.deepEqual(late.sent, ["type:hi"]);
+});

@@ -1,0 +1,94 @@
+/**
+ * Finding and reading the configuration file (DESIGN §3). Light on purpose: with no file nothing
+ * else loads; with one, the parser and its zod schemas (load.ts) are imported to validate it.
+ */
+import { DroverError } from "../errors.ts";
+import { readUpTo } from "../io/capped.ts";
+import { type Config, type ConfigSource, EMPTY_CONFIG, type LoadOptions } from "./types.ts";
+
+/** A configuration file larger than this is refused before it is parsed. */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function join(dir: string, ...parts: string[]): string {
+  return [dir.replace(/\/+$/, ""), ...parts].join("/");
+}
+
+/** Find the configuration file by the §3 order. Null = no file at all (valid). */
+export async function discoverConfig(
+  opts: LoadOptions = {},
+): Promise<{ path: string; source: ConfigSource } | null> {
+  const env = opts.env ?? ((n: string) => Deno.env.get(n));
+  if (opts.path !== undefined) {
+    if (!(await exists(opts.path))) {
+      throw new DroverError(
+        "CONFIG_INVALID",
+        `${opts.path}: configuration file not found (given with --config)`,
+        { details: { file: opts.path } },
+      );
+    }
+    return { path: opts.path, source: "flag" };
+  }
+  const fromEnv = env("DROVER_CONFIG");
+  if (fromEnv) {
+    if (!(await exists(fromEnv))) {
+      throw new DroverError(
+        "CONFIG_INVALID",
+        `${fromEnv}: configuration file not found (named by $DROVER_CONFIG)`,
+        { details: { file: fromEnv } },
+      );
+    }
+    return { path: fromEnv, source: "env" };
+  }
+  let dir = opts.cwd ?? Deno.cwd();
+  for (;;) {
+    const p = join(dir, ".drover", "config.toml");
+    if (await exists(p)) return { path: p, source: "project" };
+    const parent = dir.replace(/\/[^/]*$/, "") || "/";
+    if (parent === dir) break;
+    dir = parent;
+  }
+  const xdg = env("XDG_CONFIG_HOME") || (env("HOME") ? join(env("HOME")!, ".config") : undefined);
+  if (xdg) {
+    const p = join(xdg, "drover", "config.toml");
+    if (await exists(p)) return { path: p, source: "user" };
+  }
+  return null;
+}
+
+/** Discover, read and validate the configuration. Throws CONFIG_INVALID listing every problem. */
+export async function loadConfig(opts: LoadOptions = {}): Promise<Config> {
+  const found = await discoverConfig(opts);
+  if (!found) return EMPTY_CONFIG;
+  let bytes: Uint8Array;
+  try {
+    using f = await Deno.open(found.path);
+    bytes = await readUpTo(f, CONFIG_MAX_BYTES, found.path);
+  } catch (e) {
+    throw new DroverError(
+      "CONFIG_INVALID",
+      `${found.path}: cannot read configuration: ${e instanceof Error ? e.message : String(e)}`,
+      { details: { file: found.path } },
+    );
+  }
+  if (bytes.length > CONFIG_MAX_BYTES) throw tooLarge(found.path);
+  const text = new TextDecoder().decode(bytes);
+  const { parseConfig } = await import("./load.ts");
+  return parseConfig(text, found.path, found.source);
+}
+
+export function tooLarge(file: string): DroverError {
+  return new DroverError(
+    "CONFIG_INVALID",
+    `${file}:1: (file): larger than ${CONFIG_MAX_BYTES / 1024 / 1024} MiB; a configuration ` +
+      "this size is not one drover reads",
+    { details: { file } },
+  );
+}

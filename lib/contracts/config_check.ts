@@ -1,0 +1,16 @@
+import { z } from "../deps/zod.ts";
+import { envelope } from "./envelope.ts";
+
+export const CONFIG_CHECK = envelope(
+  "drover.config-check.v1",
+  "drover config check",
+  z.looseObject({
+    valid: z.boolean(),
+    path: z.string().nullable(),
+    source: z.string(),
+    default_cli: z.string().nullable(),
+    clis: z.array(z.unknown()),
+    drive: z.record(z.string(), z.unknown()),
+    unknown: z.array(z.unknown()),
+  }),
+);

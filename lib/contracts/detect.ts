@@ -1,0 +1,29 @@
+import { z } from "../deps/zod.ts";
+import { envelope } from "./envelope.ts";
+import { OPTION } from "./verdicts.ts";
+
+export const DETECT = envelope(
+  "drover.detect.v1",
+  "drover detect",
+  z.looseObject({
+    cli: z.string(),
+    state: z.enum(["unavailable", "prompt", "dialog", "busy", "shell", "idle", "unknown"]),
+    readiness: z.enum(["ready", "dialog", "bare_shell", "indeterminate"]),
+    approval: z.boolean(),
+    live_prompt: z.boolean(),
+    permission_prompt: z.boolean(),
+    mid_response: z.boolean(),
+    command: z.string().nullable(),
+    file_path: z.string().nullable(),
+    options: z.array(OPTION),
+    broad_grant_option: z.number().int().nullable(),
+    input_box: z.string().nullable(),
+    mode: z.enum(["accept_edits", "interactive", "plan", "auto", "bypass", "unknown"]),
+    stream_error: z.string().nullable(),
+    context_bloat_k: z.number().nullable(),
+    context_used_pct: z.number().nullable(),
+    paste_buffer: z.string().nullable(),
+    cli_unavailable: z.string().nullable(),
+    manual_pattern: z.string().nullable(),
+  }),
+);

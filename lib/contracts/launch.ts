@@ -1,0 +1,32 @@
+import { z } from "../deps/zod.ts";
+import { envelope, PANE_ID, SESSION_ID, WINDOW_ID } from "./envelope.ts";
+
+export const LAUNCH = envelope(
+  "drover.launch.v1",
+  "drover launch",
+  z.strictObject({
+    cli: z.string(),
+    command: z.array(z.string()).min(1),
+    placement: z.enum(["window", "split", "session"]),
+    direction: z.enum(["right", "left", "up", "down"]).nullable(),
+    background: z.boolean(),
+    session: z.strictObject({ id: SESSION_ID, name: z.string() }),
+    window: z.strictObject({ id: WINDOW_ID, index: z.number().int() }),
+    pane: z.strictObject({ id: PANE_ID, index: z.number().int(), target: z.string() }),
+    anchor: z.strictObject({
+      pane_id: PANE_ID,
+      window_id: WINDOW_ID,
+      session_id: SESSION_ID,
+      target: z.string(),
+    }).nullable(),
+    cwd: z.string().nullable(),
+    title: z.string().nullable(),
+    prompt: z.strictObject({
+      bytes: z.number().int().min(1).max(122880),
+      carrier: z.literal("file"),
+    }).nullable(),
+    prompt_form: z.string(),
+    selection_preserved: z.boolean().nullable(),
+    availability: z.enum(["available", "unavailable", "unknown"]),
+  }),
+);

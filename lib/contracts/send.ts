@@ -1,0 +1,23 @@
+import { z } from "../deps/zod.ts";
+import { envelope, PANE_ID } from "./envelope.ts";
+
+export const SEND = envelope(
+  "drover.send.v1",
+  "drover send",
+  z.strictObject({
+    pane_id: PANE_ID,
+    target: z.string(),
+    cli: z.string(),
+    cli_source: z.string(),
+    input: z.strictObject({
+      source: z.enum(["argv", "stdin"]),
+      characters: z.number().int(),
+      bytes: z.number().int(),
+      method: z.enum(["keys", "paste"]),
+    }),
+    enter_presses: z.number().int().min(1).max(2),
+    verified: z.literal(true),
+    state_before: z.string(),
+    state_after: z.string(),
+  }),
+);

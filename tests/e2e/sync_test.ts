@@ -1,0 +1,134 @@
+/**
+ * Issue 16, finding 2 on real tmux for `send`, `launch` and `drive`: with synchronize-panes on,
+ * a key sent to one pane is typed into every synchronized pane of the window. drover refuses
+ * (PANES_SYNCHRONIZED, exit 19) before any key; the replay doubles prove no pane got a byte.
+ */
+import assert from "node:assert/strict";
+import { drover, type DroverRun, envelope } from "../helpers/drover.ts";
+import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
+import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
+import { droverOn, fakeAgent, paneCount, windowCount } from "./launch_helpers.ts";
+
+const V = "claude-code/2.1.197";
+
+interface Rig extends AsyncDisposable {
+  srv: TestServer;
+  orch: ReplayPane;
+  /** Two doubles side by side in window 1. */
+  a: ReplayPane;
+  b: ReplayPane;
+  /** A double alone in window 2. */
+  c: ReplayPane;
+  tmp: string;
+  all(): ReplayPane[];
+}
+
+async function rig(aScreen: string, cScreen = "typed-input"): Promise<Rig> {
+  const srv = await startTestServer({ width: 80, height: 24 });
+  const s = (n: string) => loadScreen(`${V}/${n}@80x24`);
+  const orch = await startReplay(srv, await s("ready"), { session: "s" });
+  const a = await startReplay(srv, await s(aScreen), { session: "s", newWindow: true });
+  const b = await startReplay(srv, await s("ready"), { session: "s", newWindow: true });
+  await srv.tmux("join-pane", "-d", "-h", "-s", b.paneId, "-t", a.paneId);
+  await srv.tmux("resize-window", "-t", a.paneId, "-x", "161", "-y", "24");
+  await srv.tmux("select-layout", "-t", a.paneId, "even-horizontal");
+  await a.show(await s(aScreen));
+  await b.show(await s("ready"));
+  const c = await startReplay(srv, await s(cScreen), { session: "s", newWindow: true });
+  for (const p of [orch, a, b, c]) {
+    await srv.tmux("set-option", "-p", "-t", p.paneId, "@drover-cli", "claude");
+  }
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sync-" });
+  return {
+    srv,
+    orch,
+    a,
+    b,
+    c,
+    tmp,
+    all: () => [orch, a, b, c],
+    async [Symbol.asyncDispose]() {
+      for (const p of [orch, a, b, c]) await cleanupReplay(p);
+      await srv[Symbol.asyncDispose]();
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 400));
+
+function events(run: DroverRun) {
+  return run.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+}
+
+Deno.test("send into a synchronized window: PANES_SYNCHRONIZED, exit 19, no byte in any pane", async () => {
+  await using r = await rig("ready");
+  await r.srv.tmux("set-option", "-w", "-t", r.a.paneId, "synchronize-panes", "on");
+  const run = await drover(["-L", r.srv.name, "--json", "send", r.a.paneId, "hello"]);
+  assert.equal(run.code, 19, run.stdout + run.stderr);
+  assert.equal(envelope(run).error.code, "PANES_SYNCHRONIZED");
+  assert.match(envelope(run).error.message, /synchronize-panes/);
+  await settle();
+  for (const p of r.all()) assert.equal(await p.keys(), "", p.paneId);
+});
+
+Deno.test("drive leaves a synchronized window alone, drives the rest, and a --once tick exits 19", async () => {
+  // Window 1 (synchronized): stranded input in a; window 2: stranded input in c.
+  await using r = await rig("typed-input");
+  await r.srv.tmux("set-option", "-w", "-t", r.a.paneId, "synchronize-panes", "on");
+  const run = await drover([
+    "-L",
+    r.srv.name,
+    "drive",
+    "--session",
+    "s",
+    "--once",
+    "--json",
+    "--state",
+    `${r.tmp}/state`,
+  ], { env: { XDG_RUNTIME_DIR: r.tmp } });
+  assert.equal(run.code, 19, run.stdout + run.stderr);
+  const ev = events(run);
+  const sync = ev.filter((e) => e.event === "escalated" && e.reason === "synchronized");
+  assert.equal(sync.length, 1, run.stdout);
+  const submitted = ev.filter((e) => e.event === "input-submitted").map((e) => e.pane);
+  assert.deepEqual(submitted, [r.c.paneId]);
+  const result = ev.find((e) => e.schema === "drover.drive.v1");
+  assert.equal(result.data.outcome, "synchronized");
+  await settle();
+  assert.equal(await r.a.keys(), "");
+  assert.equal(await r.b.keys(), "");
+  assert.equal(await r.orch.keys(), "");
+  assert.equal(await r.c.keys(), "\r");
+});
+
+Deno.test("launch refuses a split in a synchronized window, and any new window while the global option is on", async () => {
+  await using r = await rig("ready");
+  await using agent = await fakeAgent();
+  await r.srv.tmux("set-option", "-w", "-t", r.a.paneId, "synchronize-panes", "on");
+  const panes = await paneCount(r.srv);
+  const windows = await windowCount(r.srv);
+  const split = await droverOn(r.srv, agent, [
+    "launch",
+    "--cli",
+    "fake",
+    "--split",
+    "right",
+    "--anchor",
+    r.a.paneId,
+  ]);
+  assert.equal(split.code, 19, split.stdout + split.stderr);
+  assert.equal(envelope(split).error.code, "PANES_SYNCHRONIZED");
+  await r.srv.tmux("set-option", "-g", "-w", "synchronize-panes", "on");
+  const win = await droverOn(r.srv, agent, ["launch", "--cli", "fake", "--session", "s"]);
+  assert.equal(win.code, 19, win.stdout + win.stderr);
+  const ses = await droverOn(r.srv, agent, ["launch", "--cli", "fake", "--session", "fresh"]);
+  assert.equal(ses.code, 19, ses.stdout + ses.stderr);
+  assert.equal(await paneCount(r.srv), panes);
+  assert.equal(await windowCount(r.srv), windows);
+  // The unsynchronized case still launches.
+  await r.srv.tmux("set-option", "-g", "-w", "synchronize-panes", "off");
+  const ok = await droverOn(r.srv, agent, ["launch", "--cli", "fake", "--session", "s"]);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  for (const p of r.all()) assert.equal(await p.keys(), "", p.paneId);
+});

@@ -158,7 +158,7 @@ Deno.test("verified_versions: a list of version strings; anything else is PROFIL
       () => parseProfileFile("x.toml", head + `verified_versions = ${bad}\n`),
       (e: unknown) =>
         e instanceof DroverError &&
-        /x\.toml:6: profile\.verified_versions: must be/.test(e.message),
+        /x\.toml:6: profile\.verified_versions(\.0)?: must be a non-empty/.test(e.message),
       bad,
     );
   }

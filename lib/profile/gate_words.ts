@@ -8,7 +8,7 @@
  * affirmative ones (option 1 must begin with a wording some shipped profile calls affirmative AND
  * with one of the pane's own). No wording lives here; it all comes from profiles/*.toml.
  */
-import { shippedProfiles } from "./embedded.ts";
+import { shippedProfiles } from "./shipped.ts";
 import type { ProfileValues } from "./fields.ts";
 import type { ResolvedProfile } from "./resolve.ts";
 

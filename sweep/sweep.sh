@@ -769,7 +769,7 @@ cmd_approve() {
     REFUSE_DETAIL="drover does not list this pane" refuse 4 "unknown pane"
   fi
   local first
-  first=$(t list-panes -s -t "$(tmux_data "=$session")" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
+  first=$(t list-panes -s -t "$(tmux_data "=$session:")" -F '#{window_index} #{pane_index} #{pane_id}' 2>/dev/null |
     sort -n -k1,1 -k2,2 | head -n 1)
   first=${first##* }
   if [[ "$ROW_ROLE" == "orchestrator" || "$first" == "$pane" ]]; then

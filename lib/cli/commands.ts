@@ -296,6 +296,33 @@ export const ROOT: Entry = {
       load: () => import("./approve.ts"),
     },
     {
+      name: "verify",
+      help:
+        "prove each CLI's profile against the CLI installed here: real screens, a throwaway HOME, " +
+        "a local model stand-in (no network, no API key)",
+      schema: "drover.verify.v1",
+      options: [
+        {
+          flags: "--cli <name>",
+          help: "a CLI to verify (repeatable; default: every CLI verify knows that is installed)",
+          repeatable: true,
+        },
+        {
+          flags: "--all",
+          help: "every CLI verify knows (the default); not installed ones are listed",
+        },
+        {
+          flags: "--save <dir>",
+          help: "write every screen (plain + styled) and a manifest to DIR/<cli>/ for profile test",
+        },
+        {
+          flags: "--keep-going",
+          help: "run every scenario and CLI even after a drift (default: stop at the first)",
+        },
+      ],
+      load: () => import("./verify.ts"),
+    },
+    {
       name: "sweep-script",
       help: "print the bundled sweep.sh helper (save it, chmod +x, run it)",
       schema: "drover.sweep-script.v1",

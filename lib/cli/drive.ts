@@ -35,10 +35,10 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     await Deno.mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   } catch (e) {
     throw new DroverError(
-      "IO_FAILED",
-      `cannot create state directory ${opts.stateDir}: ${
+      "STATE_UNWRITABLE",
+      `cannot create the drive state directory ${opts.stateDir}: ${
         e instanceof Error ? e.message : String(e)
-      } (pass --state DIR)`,
+      }; nothing was touched (pass --state DIR)`,
     );
   }
   const key = sessionKey(opts.session, sock);

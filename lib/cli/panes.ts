@@ -5,7 +5,8 @@ import { parseDuration } from "../drive/duration.ts";
 import { makeDetector, type Verdicts } from "../approve/judge.ts";
 import { loadConfig } from "../config/discover.ts";
 import type { Config } from "../config/types.ts";
-import { inventory } from "../identify/context.ts";
+import { inventoryOf } from "../identify/context.ts";
+import { listPanes } from "../tmux/panes.ts";
 import { capturePanes } from "../tmux/capture.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { selectServer } from "../tmux/server.ts";
@@ -57,8 +58,12 @@ export async function snapshotPanes(
   config: Config,
   o: SnapshotOptions,
 ): Promise<PaneSnapshot[]> {
-  const views = await inventory(server, config, { session: o.session, cliFlag: o.cli });
-  const caps = await capturePanes(server, views.map((v) => v.pane.id), { styled: true });
+  const panes = await listPanes(server, o.session === undefined ? {} : { session: o.session });
+  // Identification (reading /proc) and the one batched capture overlap.
+  const [views, caps] = await Promise.all([
+    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli }),
+    capturePanes(server, panes.map((p) => p.id), { styled: true }),
+  ]);
   return views.map((v) => {
     const cap = caps.get(v.pane.id);
     const verdicts = cap ? makeDetector(v.identified.cli, config, v.pane.title)(cap) : undefined;

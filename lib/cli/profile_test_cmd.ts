@@ -15,7 +15,7 @@ import {
   type ResolvedProfile,
   resolveProfile,
 } from "../profile/resolve.ts";
-import { execBounded, type Matcher } from "../regex/mod.ts";
+import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";
@@ -33,37 +33,10 @@ export const SCREEN_STATES = [
 
 export type ScreenState = typeof SCREEN_STATES[number];
 
+export { type Evidence, evidenceFor, STATE_FIELDS };
+
 /** Exit code when at least one screen is judged differently from its name. */
 export const EXIT_PROFILE_MISMATCH = 1;
-
-/**
- * The profile fields whose values decide that a screen is in a state (and so the ones to look at
- * when it is judged to be, or not to be, in it). Compiled windows and sigils are not fields.
- */
-export const STATE_FIELDS: Readonly<Record<ScreenState, readonly FieldName[]>> = {
-  unavailable: ["cli_unavailable_markers"],
-  prompt: [
-    "live_prompt_markers",
-    "option_line_pattern",
-    "approval_markers",
-    "command_header_markers",
-    "command_line_pattern",
-    "file_prompt_pattern",
-  ],
-  dialog: ["live_prompt_markers", "option_line_pattern", "dialog_markers", "approval_markers"],
-  busy: ["mid_response_markers", "mid_response_pattern"],
-  shell: ["readiness_markers"],
-  idle: ["readiness_markers", "input_sigils", "input_line_pattern", "input_placeholder_markers"],
-  unknown: [],
-};
-
-export interface Evidence {
-  line: number;
-  field: FieldName;
-  /** The marker (or pattern source) that matched. */
-  match: string;
-  text: string;
-}
 
 export interface ScreenResult {
   file: string;
@@ -108,33 +81,6 @@ export function screenFiles(
     screens.push({ file: n, state: state as ScreenState, styled: set.has(styled) ? styled : null });
   }
   return { screens, skipped };
-}
-
-/** Lines of `plain` that match any of `fields` in profile `p` (markers: case-insensitive). */
-export function evidenceFor(
-  plain: string,
-  p: ResolvedProfile,
-  fields: readonly FieldName[],
-): Evidence[] {
-  const lines = plain.replace(/\r/g, "").split("\n");
-  const out: Evidence[] = [];
-  for (const f of fields) {
-    const v = p.values[f] as unknown;
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i];
-      if (Array.isArray(v)) {
-        const low = text.toLowerCase();
-        const hit = (v as string[]).find((m) => low.includes(m.toLowerCase()));
-        if (hit !== undefined) out.push({ line: i + 1, field: f, match: hit, text: text.trim() });
-      } else if (typeof v === "string") {
-        const re = (p.matchers.patterns as Record<string, Matcher | null>)[f];
-        if (re && execBounded(re, text) !== null) {
-          out.push({ line: i + 1, field: f, match: v, text: text.trim() });
-        }
-      }
-    }
-  }
-  return out;
 }
 
 /** Judge one screen against the state its name claims. */

@@ -18,6 +18,7 @@ import { READ } from "./read.ts";
 import { SEND } from "./send.ts";
 import { SWEEP_SCRIPT } from "./sweep_script.ts";
 import { USAGE } from "./usage.ts";
+import { VERIFY } from "./verify.ts";
 import { WAIT } from "./wait.ts";
 
 export type { Contract };
@@ -40,5 +41,6 @@ export const CONTRACTS: readonly Contract[] = [
   SEND,
   SWEEP_SCRIPT,
   USAGE,
+  VERIFY,
   WAIT,
 ];

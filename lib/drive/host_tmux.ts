@@ -7,7 +7,12 @@ import { approve } from "../approve/mod.ts";
 import { makeDetector, makeGateWords, toJudged } from "../approve/judge.ts";
 import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
-import { type Identified, identifyPane, readProcTable } from "../identify/mod.ts";
+import {
+  type Identified,
+  identifyPane,
+  needsProcessTable,
+  readProcTable,
+} from "../identify/mod.ts";
 import { orchestrators } from "../identify/roles.ts";
 import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts";
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";
@@ -91,9 +96,8 @@ export class TmuxDriveHost implements DriveHost {
     const keyOf = (p: PaneInfo) => `${p.pid}\u001f${p.currentCommand}\u001f${p.droverCli}`;
     const stale = panes.filter((p) => this.ids.get(p.id)?.key !== keyOf(p));
     if (stale.length > 0) {
-      const procs = stale.some((p) => p.droverCli.trim() === "")
-        ? await readProcTable()
-        : undefined;
+      const roots = stale.filter((p) => needsProcessTable(p, this.o.config)).map((p) => p.pid);
+      const procs = roots.length > 0 ? await readProcTable(roots) : undefined;
       for (const p of stale) {
         this.ids.set(p.id, {
           key: keyOf(p),

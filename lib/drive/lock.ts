@@ -12,7 +12,18 @@ export interface DriveLock {
 
 /** Take the lock or throw DRIVE_LOCKED naming the holder. The file is never truncated by a loser. */
 export async function acquireLock(path: string, session: string): Promise<DriveLock> {
-  const f = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  let f: Deno.FsFile;
+  try {
+    f = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  } catch (e) {
+    // The lock sits beside the state file: what keeps one from being written keeps both.
+    throw new DroverError(
+      "STATE_UNWRITABLE",
+      `cannot open the drive lock file ${path}: ${
+        e instanceof Error ? e.message : String(e)
+      }; nothing was touched (pass --state DIR)`,
+    );
+  }
   let locked = false;
   try {
     locked = await f.tryLock(true);

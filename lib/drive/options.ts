@@ -135,10 +135,14 @@ export function resolveDriveOptions(
   return out;
 }
 
-/** A file-name-safe key for one session on one tmux server. */
+/**
+ * A file-name-safe key for one session on one tmux server (lock and state file names). The slug is
+ * for people; the hash covers the exact socket path AND session name, so two sessions whose slugs
+ * agree ("a b", "a_b") never share a lock or a state file.
+ */
 export function sessionKey(session: string, socketPath: string): string {
   let h = 0x811c9dc5;
-  for (const b of new TextEncoder().encode(socketPath)) {
+  for (const b of new TextEncoder().encode(`${socketPath}\u0000${session}`)) {
     h ^= b;
     h = Math.imul(h, 0x01000193) >>> 0;
   }

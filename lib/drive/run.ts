@@ -28,6 +28,7 @@ export const DRIVE_EXIT = {
   tmuxUnavailable: 3,
   sessionGone: 69,
   driveLocked: 73,
+  stateUnwritable: 74,
   orchestratorUnavailable: 75,
   /** `--once`: a window was left alone because it has synchronize-panes on. */
   panesSynchronized: 19,
@@ -165,15 +166,27 @@ export class DriveLoop {
     const content = JSON.stringify({ ...this.state, updatedAt: 0 });
     if (content === this.lastSaved) return;
     this.state.updatedAt = now;
+    await this.write();
+    this.lastSaved = content;
+  }
+
+  /**
+   * State must persist or drive stops (issue 16): the state is what keeps a tick from repeating
+   * the last one's Enter, approval or nudge. It is written at the start of every tick, before any
+   * key — so a state file that cannot be written (a directory at its path, a full or read-only
+   * disk) stops the run with STATE_UNWRITABLE (exit 74) instead of a warning every tick.
+   */
+  private async write(): Promise<void> {
     try {
       await saveState(this.opts.statePath, this.state);
-      this.lastSaved = content;
     } catch (e) {
-      await this.emit(
-        "warning",
-        `cannot write state file ${this.opts.statePath}: ${
+      throw new DroverError(
+        "STATE_UNWRITABLE",
+        `cannot write the drive state file ${this.opts.statePath} (${
           e instanceof Error ? e.message : String(e)
-        }`,
+        }); drive stops before sending any key, since without its state every tick would repeat ` +
+          "what the last one did — remove what sits at that path or pass --state DIR",
+        { details: { state_file: this.opts.statePath } },
       );
     }
   }
@@ -202,6 +215,7 @@ export class DriveLoop {
   /** One sweep over every pane. Returns an exit outcome when the loop must end now. */
   async tick(): Promise<DriveOutcome | undefined> {
     this.synchronizedWindows.clear();
+    await this.write();
     const panes = await this.host.panes();
     const seen = await this.host.look(panes);
     // The orchestrator first: if its CLI cannot serve, the run ends before anything else is touched.
@@ -431,7 +445,9 @@ export class DriveLoop {
         if (this.stopping) break;
       }
     } catch (e) {
-      if (e instanceof DroverError && e.code === "SESSION_GONE") {
+      if (
+        e instanceof DroverError && (e.code === "SESSION_GONE" || e.code === "STATE_UNWRITABLE")
+      ) {
         await this.emit("drive-stopped", e.message, undefined, { detail: { exit: e.exitCode } });
         throw e;
       }

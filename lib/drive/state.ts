@@ -4,8 +4,9 @@
  *
  * Written atomically (temp file + rename) so a crash or a concurrent reader never sees half a
  * file; read tolerantly — a damaged file is set aside with a warning and the loop starts fresh,
- * because losing dedup windows costs at most a repeated escalation, while refusing to run costs
- * supervision.
+ * because losing dedup windows once costs at most a repeated escalation. Writing is not optional:
+ * a state that cannot be written stops the run before any key (STATE_UNWRITABLE, run.ts), since
+ * every later tick would repeat what the state was meant to remember.
  */
 
 import { describeBytes, readFileCapped, TooLarge } from "../io/capped.ts";

@@ -6,7 +6,7 @@ import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import { listPanes, type PaneInfo, resolveTarget } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
-import { type Identified, identifyPane, readProcTable } from "./mod.ts";
+import { type Identified, identifyPane, needsProcessTable, readProcTable } from "./mod.ts";
 import { orchestrators, type Role, roleOf } from "./roles.ts";
 
 export interface PaneView {
@@ -33,8 +33,17 @@ export async function inventory(
     server,
     opts.session === undefined ? {} : { session: opts.session },
   );
-  const needProcs = panes.some((p) => p.droverCli.trim() === "");
-  const procs = needProcs ? await readProcTable() : undefined;
+  return await inventoryOf(panes, config, opts);
+}
+
+/** The inventory of panes already listed (a caller may capture them meanwhile). */
+export async function inventoryOf(
+  panes: PaneInfo[],
+  config: Config,
+  opts: InventoryOptions = {},
+): Promise<PaneView[]> {
+  const roots = panes.filter((p) => needsProcessTable(p, config)).map((p) => p.pid);
+  const procs = roots.length > 0 ? await readProcTable(roots) : undefined;
   const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);
   return panes.map((pane) => ({
     pane,

@@ -107,6 +107,18 @@ function matchKnown(names: string[], paths: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether identifying `pane` can use the process table at all: not when its drover option names
+ * the CLI, nor when no configured command could match and its own command is a known CLI (the
+ * table would only confirm what the command says). Reading /proc is the dearest part of an
+ * inventory, so callers skip it when no pane needs it.
+ */
+export function needsProcessTable(pane: PaneInfo, config: IdentifyConfig): boolean {
+  if (pane.droverCli.trim() !== "") return false;
+  if (Object.values(config.clis ?? {}).some((e) => e.command?.trim())) return true;
+  return !pane.currentCommand || matchKnown([basename(pane.currentCommand)], []) === undefined;
+}
+
 export interface IdentifyInput {
   pane: PaneInfo;
   config: IdentifyConfig;

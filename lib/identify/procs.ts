@@ -11,36 +11,50 @@ export interface Proc {
 
 export type ProcTable = Map<number, Proc>;
 
-async function fromProc(): Promise<ProcTable | undefined> {
+async function readStat(pid: number): Promise<Proc | null> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    // comm may hold spaces and parentheses: the fields after it start after the LAST ")".
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const rest = stat.slice(close + 2).split(" ");
+    return { pid, ppid: Number(rest[1]), argv: [comm] };
+  } catch {
+    return null; // the process exited while we looked
+  }
+}
+
+async function readArgv(p: Proc): Promise<void> {
+  try {
+    const raw = await Deno.readTextFile(`/proc/${p.pid}/cmdline`);
+    const argv = raw.split("\0").filter((a, i, all) => !(a === "" && i === all.length - 1));
+    if (argv.length > 0) p.argv = argv;
+  } catch {
+    // unreadable cmdline: keep comm
+  }
+}
+
+/**
+ * All processes with their parents (every /proc/<pid>/stat, read concurrently), and the argv of
+ * those that can matter: the subtrees of `roots` when given (a pane's processes), else all.
+ */
+async function fromProc(roots?: readonly number[]): Promise<ProcTable | undefined> {
   const table: ProcTable = new Map();
   try {
+    const pids: number[] = [];
     for await (const e of Deno.readDir("/proc")) {
-      if (!/^[0-9]+$/.test(e.name)) continue;
-      const pid = Number(e.name);
-      try {
-        const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-        // comm may hold spaces and parentheses: the fields after it start after the LAST ")".
-        const close = stat.lastIndexOf(")");
-        const comm = stat.slice(stat.indexOf("(") + 1, close);
-        const rest = stat.slice(close + 2).split(" ");
-        const ppid = Number(rest[1]);
-        let argv: string[] = [];
-        try {
-          const raw = await Deno.readTextFile(`/proc/${pid}/cmdline`);
-          argv = raw.split("\0").filter((a, i, all) => !(a === "" && i === all.length - 1));
-        } catch {
-          // unreadable cmdline: fall back to comm
-        }
-        if (argv.length === 0) argv = [comm];
-        table.set(pid, { pid, ppid, argv });
-      } catch {
-        // the process exited while we looked
-      }
+      if (/^[0-9]+$/.test(e.name)) pids.push(Number(e.name));
     }
+    for (const p of await Promise.all(pids.map(readStat))) if (p) table.set(p.pid, p);
   } catch {
     return undefined;
   }
-  return table.size > 0 ? table : undefined;
+  if (table.size === 0) return undefined;
+  const wanted = roots === undefined
+    ? [...table.values()]
+    : [...new Set(roots.flatMap((r) => subtree(table, r)))];
+  await Promise.all(wanted.map(readArgv));
+  return table;
 }
 
 async function fromPs(): Promise<ProcTable> {
@@ -67,8 +81,12 @@ async function fromPs(): Promise<ProcTable> {
   return table;
 }
 
-export async function readProcTable(): Promise<ProcTable> {
-  return (await fromProc()) ?? (await fromPs());
+/**
+ * The process table. With `roots` (pane pids) only their subtrees' argv are read — the rest keep
+ * their command name — which is all pane identification needs and half the reads.
+ */
+export async function readProcTable(roots?: readonly number[]): Promise<ProcTable> {
+  return (await fromProc(roots)) ?? (await fromPs());
 }
 
 /** The pane's process and its descendants, breadth first (the pane pid first), bounded. */

@@ -6,7 +6,7 @@
  */
 import { DroverError } from "../errors.ts";
 import { data, fmt, paneId, text, type TmuxArg, word } from "./arg.ts";
-import { nonce } from "./panes.ts";
+import { nonce, sessionTarget } from "./panes.ts";
 import { clip, isMissingTarget, tmux, tmuxFailure, type TmuxServer } from "./run.ts";
 
 export interface CreatedPane {
@@ -154,8 +154,8 @@ export function splitPane(
 
 /** True when a session with exactly this name exists. */
 export async function sessionExists(server: TmuxServer, name: string): Promise<boolean> {
-  // Targets are not format-expanded: the name is matched as it is stored.
-  const r = await tmux(server, [word("has-session"), word("-t"), data(`=${name}`)], {
+  // Targets are not format-expanded: the name is matched as it is stored, exactly (`=NAME:`).
+  const r = await tmux(server, [word("has-session"), word("-t"), sessionTarget(name)], {
     allowFailure: true,
   });
   if (r.code === 0) return true;

@@ -126,6 +126,15 @@ function parseRows(stdout: string, sep: string, end: string): PaneInfo[] {
   return rows;
 }
 
+/**
+ * A session given by name as an exact tmux target: `=NAME:`. tmux resolves a bare `NAME` by
+ * prefix ("d" finds "drv"), and `list-panes -t =NAME` reads it as a WINDOW target first (a window
+ * named "d" in any session wins); the trailing colon makes it a session, the `=` an exact name.
+ */
+export function sessionTarget(name: string) {
+  return data(`=${name}:`);
+}
+
 export interface ListOptions {
   /** Only the panes of this session (exact name match); default: every pane of the server. */
   session?: string;
@@ -139,7 +148,7 @@ export async function listPanes(server: TmuxServer, opts: ListOptions = {}): Pro
     fmt`#{pane_id}${sep}#{session_name}${sep}#{session_id}${sep}#{window_index}${sep}#{window_id}${sep}#{window_name}${sep}#{pane_index}${sep}#{pane_title}${sep}#{pane_current_command}${sep}#{pane_current_path}${sep}#{pane_pid}${sep}#{pane_width}${sep}#{pane_height}${sep}#{pane_active}${sep}#{window_active}${sep}#{pane_dead}${sep}#{@drover-cli}${sep}#{synchronize-panes}${end}`;
   const args = opts.session === undefined
     ? [word("list-panes"), word("-a"), word("-F"), format]
-    : [word("list-panes"), word("-s"), word("-t"), data(`=${opts.session}`), word("-F"), format];
+    : [word("list-panes"), word("-s"), word("-t"), sessionTarget(opts.session), word("-F"), format];
   const r = await tmux(server, args, { allowFailure: true });
   if (r.code !== 0) {
     const msg = r.stderr.trim();

@@ -287,21 +287,22 @@ function other(
   block: [number, number],
   chrome: [number, number],
   shows: string,
+  below: { scenario: string; name: string } = { scenario: "ready", name: "echo-above-idle-input" },
 ): Lookalike {
   const size = "80x24";
   const prompt = `${dir}/${version}/shell-prompt@${size}`;
-  const ready = `${dir}/${version}/ready@${size}`;
+  const base = `${dir}/${version}/${below.scenario}@${size}`;
   return {
     dir,
     version,
     cli,
-    name: "echo-above-idle-input",
+    name: below.name,
     size,
     shows,
-    from: [`shell-prompt@${size}`, `ready@${size}`],
+    from: [`shell-prompt@${size}`, `${below.scenario}@${size}`],
     above: [],
     block: real(prompt, block[0], block[1]),
-    below: [...text(""), ...real(ready, chrome[0], chrome[1])],
+    below: [...text(""), ...real(base, chrome[0], chrome[1])],
   };
 }
 
@@ -338,6 +339,24 @@ function otherScreens(): Lookalike[] {
       [14, 22],
       [11, 16],
       "OpenCode's permission panel in the transcript, its idle input box and footer below",
+    ),
+    other(
+      "codex",
+      "0.171.0",
+      "codex",
+      [9, 23],
+      [16, 23],
+      "Codex's approval block in the transcript, its busy line and input line below",
+      { scenario: "busy", name: "echo-above-busy-line" },
+    ),
+    other(
+      "opencode",
+      "1.18.33",
+      "opencode",
+      [14, 22],
+      [17, 22],
+      "OpenCode's permission panel above its busy input box (empty: only the busy line tells)",
+      { scenario: "busy", name: "echo-above-busy-line" },
     ),
   ];
 }

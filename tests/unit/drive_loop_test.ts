@@ -312,6 +312,9 @@ Deno.test("options: flags override [drive]; defaults; validation", () => {
   );
   assert.notEqual(sessionKey("a/b", "/tmp/x"), sessionKey("a/b", "/tmp/y"));
   assert.match(sessionKey("we ird/..", "/s"), /^drive-we_ird_\.\.-[0-9a-f]{8}$/);
+  // Same slug, different sessions: never the same lock or state file (issue 16).
+  assert.notEqual(sessionKey("a b", "/s"), sessionKey("a_b", "/s"));
+  assert.notEqual(sessionKey("d", "/s"), sessionKey("d ", "/s"));
 });
 
 Deno.test("durations", () => {
@@ -641,4 +644,41 @@ Deno.test("loop: an approval the gate refuses as synchronized sends nothing and 
   assert.ok(events.some((e) => e.event === "escalated" && e.reason === "synchronized"));
   assert.ok(!events.some((e) => e.event === "approve-refused"));
   assert.equal(out.exitCode, 19);
+});
+
+Deno.test("loop: a state file that cannot be written stops the run (STATE_UNWRITABLE, 74) before any key", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const statePath = `${dir}/state.json`;
+    await Deno.mkdir(statePath); // a directory sits at the state path
+    const host = new FakeHost(
+      [hp(ORCH), hp(AGENT)],
+      new Map([[ORCH.id, [IDLE]], [AGENT.id, [v({ input_box: "typed" })]]]),
+    );
+    const events: DriveEvent[] = [];
+    const loop = new DriveLoop(
+      host,
+      {
+        session: "s",
+        once: true,
+        intervalMs: 15_000,
+        settings: SETTINGS,
+        confirmMs: 1000,
+        verifyMs: 100,
+        statePath,
+      },
+      freshState("s"),
+      (e) => void events.push(e),
+    );
+    await assert.rejects(
+      loop.run(),
+      (e) =>
+        e instanceof DroverError && e.code === "STATE_UNWRITABLE" && e.exitCode === 74 &&
+        e.message.includes(statePath),
+    );
+    assert.deepEqual(host.sent, []);
+    assert.ok(events.some((e) => e.event === "drive-stopped"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

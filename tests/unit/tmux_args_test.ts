@@ -81,6 +81,7 @@ const SPAWNERS: Record<string, string> = {
   "drive/hook.ts": "the user's --on-escalate hook",
   "approve/mod.ts": "a test seam's shell command",
   "launch/availability.ts": "the login shell probing PATH",
+  "verify/find.ts": "the agent CLI's --version (verify)",
 };
 
 Deno.test("scan: only lib/tmux/run.ts spawns tmux; nothing outside lib/tmux calls tmux()", async () => {

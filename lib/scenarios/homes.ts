@@ -1,0 +1,222 @@
+/**
+ * Throwaway HOMEs: for each CLI, the files and environment that make it start straight into its
+ * input box (no onboarding, no login, no folder-trust question, no self-update) and talk only to
+ * the model stand-in on 127.0.0.1. Shared by `drover verify` and the lab.
+ *
+ * The CLI's environment is built from nothing (the pane runs `env -i …`): PATH (so a node-based
+ * CLI finds node), TERM, a UTF-8 locale, HOME and every XDG base directory inside the throwaway
+ * root, plus what the recipe returns. So the user's real settings, credentials and projects are
+ * never read or written, and no real API key is ever in reach.
+ */
+import type { ScenarioTable } from "./types.ts";
+
+export interface SeedInput {
+  home: string;
+  project: string;
+  /** Stand-in base URL (no trailing slash, no /v1). */
+  api: string;
+}
+
+export type HomeRecipe = (s: SeedInput) => Promise<Record<string, string>>;
+
+/** The API key handed to every CLI: any value works against the stand-in; it reaches nothing else. */
+export const STANDIN_API_KEY = "sk-ant-api03-drover-standin-key-0123456789abcdefghij";
+
+/** Keeps any self-update or registry lookup on a dead loopback port (never the network). */
+const OFFLINE_ENV = {
+  npm_config_registry: "http://127.0.0.1:9/",
+  NO_UPDATE_NOTIFIER: "1",
+  COLORTERM: "truecolor",
+};
+
+async function writeJson(path: string, data: unknown): Promise<void> {
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify(data, null, 2) + "\n");
+}
+
+/** Claude Code: `.claude.json` answers every first-run question; settings pin manual mode. */
+export async function seedClaude(
+  { home, project, api }: SeedInput,
+  opts: {
+    /** Leave these first-run answers out (the lab records those dialogs). */
+    firstRun?: {
+      theme?: boolean;
+      apiKey?: boolean;
+      trust?: boolean;
+      fullscreenUpsell?: boolean;
+      autoModeDefault?: boolean;
+      autoModeNotice?: boolean;
+    };
+    settings?: Record<string, unknown>;
+  } = {},
+): Promise<Record<string, string>> {
+  const f = opts.firstRun ?? {};
+  const state: Record<string, unknown> = {
+    numStartups: 1,
+    installMethod: "unknown",
+    autoUpdates: false,
+    firstStartTime: "2026-11-30T00:00:00.000Z",
+    userID: "0".repeat(64),
+    tipsHistory: {},
+    // Newer versions (2.1.332) offer a fullscreen renderer and announce auto mode once; older
+    // ones ignore these keys.
+    ...(f.fullscreenUpsell ? {} : { fullscreenUpsellSeenCount: 3 }),
+    ...(f.autoModeDefault ? {} : { hasSeenAutoDefaultNudge: true }),
+    ...(f.autoModeNotice ? {} : { hasSeenAutoDefaultNotice: true }),
+    projects: {
+      [project]: {
+        allowedTools: [],
+        hasTrustDialogAccepted: !f.trust,
+        hasCompletedProjectOnboarding: true,
+        projectOnboardingSeenCount: 1,
+      },
+    },
+  };
+  if (!f.theme) {
+    state.hasCompletedOnboarding = true;
+    state.lastOnboardingVersion = "2.1.197";
+    state.theme = "dark";
+  }
+  if (!f.apiKey) {
+    state.customApiKeyResponses = { approved: [STANDIN_API_KEY.slice(-20)], rejected: [] };
+  }
+  await writeJson(`${home}/.claude.json`, state);
+  await writeJson(`${home}/.claude/settings.json`, {
+    autoUpdates: false,
+    env: {},
+    ...(opts.settings ?? {}),
+  });
+  return {
+    ANTHROPIC_BASE_URL: api,
+    ANTHROPIC_API_KEY: STANDIN_API_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    COLORTERM: "truecolor",
+  };
+}
+
+/** Codex: a CODEX_HOME whose config.toml selects a provider on the stand-in. */
+export async function seedCodex(
+  { home, project, api }: SeedInput,
+  opts: { trust?: boolean } = {},
+): Promise<Record<string, string>> {
+  const codexHome = `${home}/codex-home`;
+  await Deno.mkdir(codexHome, { recursive: true });
+  const trust = opts.trust ? "" : `\n[projects."${project}"]\ntrust_level = "trusted"\n`;
+  await Deno.writeTextFile(
+    `${codexHome}/config.toml`,
+    [
+      `model = "standin-model"`,
+      `model_provider = "standin"`,
+      ``,
+      `[model_providers.standin]`,
+      `name = "Model stand-in"`,
+      `base_url = "${api}/v1"`,
+      `env_key = "STANDIN_API_KEY"`,
+      `wire_api = "responses"`,
+      trust,
+    ].join("\n"),
+  );
+  return { ...OFFLINE_ENV, CODEX_HOME: codexHome, STANDIN_API_KEY: "sk-standin-0123456789" };
+}
+
+/** Gemini CLI: API-key auth against GOOGLE_GEMINI_BASE_URL, no folder trust, no updates. */
+export async function seedGemini(
+  { home, api }: SeedInput,
+  opts: { trust?: boolean } = {},
+): Promise<Record<string, string>> {
+  await writeJson(`${home}/.gemini/settings.json`, {
+    security: {
+      auth: { selectedType: "gemini-api-key" },
+      folderTrust: { enabled: !!opts.trust },
+    },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    ui: { hideTips: false },
+  });
+  return {
+    ...OFFLINE_ENV,
+    GEMINI_API_KEY: "standin-key-0123456789",
+    GOOGLE_GEMINI_BASE_URL: api,
+  };
+}
+
+/** Qwen Code: an OpenAI-compatible endpoint from the environment; self-update off. */
+export async function seedQwen({ home, api }: SeedInput): Promise<Record<string, string>> {
+  await writeJson(`${home}/.qwen/settings.json`, {
+    general: { enableAutoUpdate: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+  });
+  return {
+    ...OFFLINE_ENV,
+    OPENAI_BASE_URL: `${api}/v1`,
+    OPENAI_API_KEY: "sk-standin-0123456789",
+    OPENAI_MODEL: "standin-model",
+  };
+}
+
+/** OpenCode: an `@ai-sdk/openai-compatible` provider on the stand-in; shell and edits ask. */
+export async function seedOpencode({ home, api }: SeedInput): Promise<Record<string, string>> {
+  await writeJson(`${home}/.config/opencode/opencode.json`, {
+    $schema: "https://opencode.ai/config.json",
+    autoupdate: false,
+    share: "disabled",
+    model: "standin/standin-model",
+    small_model: "standin/standin-model",
+    permission: { bash: "ask", edit: "ask" },
+    provider: {
+      standin: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Model stand-in",
+        options: { baseURL: `${api}/v1`, apiKey: "sk-standin-0123456789" },
+        models: { "standin-model": { name: "Stand-in model" } },
+      },
+    },
+  });
+  return {
+    ...OFFLINE_ENV,
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    // Without these it waits 20 s on its model catalogue and may fetch LSP servers / plugins.
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+    OPENCODE_DISABLE_CLAUDE_CODE: "1",
+  };
+}
+
+/** The recipe a table names; Claude Code starts in manual mode so prompts are the numbered ones. */
+export const HOMES: Record<ScenarioTable["home"], HomeRecipe> = {
+  claude: (s) => seedClaude(s, { settings: { permissions: { defaultMode: "default" } } }),
+  codex: (s) => seedCodex(s),
+  gemini: (s) => seedGemini(s),
+  qwen: (s) => seedQwen(s),
+  opencode: (s) => seedOpencode(s),
+};
+
+/**
+ * The pane's whole environment: nothing inherited but PATH, then the throwaway HOME and XDG
+ * directories, then the recipe's variables and the session's.
+ */
+export function paneEnv(
+  root: { home: string },
+  path: string,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const h = root.home;
+  return {
+    PATH: path,
+    TERM: "tmux-256color",
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    HOME: h,
+    XDG_CONFIG_HOME: `${h}/.config`,
+    XDG_DATA_HOME: `${h}/.local/share`,
+    XDG_STATE_HOME: `${h}/.local/state`,
+    XDG_CACHE_HOME: `${h}/.cache`,
+    TMPDIR: `${h}/tmp`,
+    ...extra,
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * OpenCode's scenario table (see ../types.ts), against the Chat Completions stand-in through an
+ * `@ai-sdk/openai-compatible` provider, shell and edits set to "ask". Verified against 1.18.33.
+ * Its permission prompt is an un-numbered choice row: `drover approve` answers it with Enter.
+ */
+import type { Step } from "../standins/step_script.ts";
+import type { ScenarioTable } from "../types.ts";
+
+const MARKER = "verify_marker.txt";
+const TYPED = "create the marker file";
+
+const bash = (command: string, description: string): Step => ({
+  kind: "tool",
+  name: "bash",
+  args: { command, description },
+});
+
+const NARRATION = [
+  "Here is how the permission request reads when I need to run something:",
+  "",
+  "△ Permission required",
+  "# Shell command",
+  "Allow once   Allow always   Reject",
+  "",
+  "You pick with ⇆ select and enter confirm. Nothing is waiting for you now.",
+].join("\n");
+
+export const OPENCODE: ScenarioTable = {
+  cli: "opencode",
+  lab: "opencode",
+  api: "chat",
+  home: "opencode",
+  args: [],
+  ready: { stableMs: 2000 },
+  // Its start-up (project scan, provider init) took 25–60 s on a loaded 2-core machine.
+  readyTimeoutMs: 120_000,
+  skipped: {},
+  sessions: [
+    {
+      name: "main",
+      scenarios: [
+        {
+          name: "ready",
+          until: { stableMs: 800 },
+          defining: ["Ask anything", "ctrl+p commands"],
+          expect: { state: "idle", verdicts: { input_box: null } },
+        },
+        {
+          name: "typed-input",
+          steps: [{ type: TYPED }],
+          until: { shows: [TYPED], stableMs: 600 },
+          expect: { state: "idle", verdicts: { input_box: TYPED } },
+        },
+        {
+          name: "bash-prompt",
+          fixture: "shell-prompt",
+          script: [
+            bash(`touch ${MARKER}`, "Create the marker file"),
+            { kind: "text", text: "The marker file is in place." },
+          ],
+          steps: [{ pause: 700 }, { keys: ["Enter"] }],
+          until: {
+            requests: 1,
+            shows: [`touch ${MARKER}`],
+            hides: ["esc interrupt"],
+            stableMs: 1200,
+          },
+          defining: ["Permission required", "Allow once"],
+          timeoutMs: 90_000,
+          expect: {
+            state: "prompt",
+            verdicts: { command: `touch ${MARKER}`, permission_prompt: true },
+          },
+        },
+        {
+          name: "approve",
+          steps: [{ approve: true }],
+          until: { requests: 1 },
+          timeoutMs: 60_000,
+          expect: { approve: { outcome: "approved", key: "Enter" } },
+        },
+        {
+          name: "bash-output",
+          fixture: "shell-approved",
+          until: {
+            file: MARKER,
+            shows: ["The marker file is in place."],
+            hides: ["esc interrupt"],
+            stableMs: 1200,
+          },
+          timeoutMs: 90_000,
+          expect: { state: "idle", verdicts: { live_prompt: false } },
+        },
+        {
+          name: "narration",
+          script: [{ kind: "text", text: NARRATION }],
+          steps: [{ submit: "what does the permission request look like?" }],
+          until: {
+            requests: 1,
+            shows: ["Nothing is waiting for you now."],
+            hides: ["esc interrupt"],
+            stableMs: 1200,
+          },
+          timeoutMs: 90_000,
+          expect: {
+            state: "idle",
+            verdicts: { live_prompt: false, permission_prompt: false },
+          },
+        },
+      ],
+    },
+    {
+      name: "second",
+      scenarios: [
+        {
+          name: "file-prompt",
+          script: [{
+            kind: "tool",
+            name: "write",
+            args: { filePath: "{project}/notes.md", content: "# Notes\nhello\n" },
+          }],
+          steps: [{ submit: "write the notes file" }],
+          until: { requests: 1, shows: ["notes.md"], hides: ["esc interrupt"], stableMs: 1200 },
+          defining: ["Permission required"],
+          timeoutMs: 90_000,
+          expect: { state: "prompt", verdicts: { permission_prompt: true } },
+        },
+        {
+          name: "escape-rejected",
+          steps: [{ keys: ["Escape"] }],
+          until: { hides: ["Permission required", "esc interrupt"], stableMs: 1500 },
+          timeoutMs: 60_000,
+          expect: { state: "idle", verdicts: { live_prompt: false } },
+        },
+        {
+          name: "busy",
+          script: [{ kind: "hang" }],
+          steps: [{ submit: "summarise the notes" }],
+          until: { requests: 1, settleMs: 1500 },
+          defining: ["esc interrupt"],
+          timeoutMs: 60_000,
+          expect: { state: "busy", verdicts: { mid_response: true } },
+        },
+        {
+          name: "interrupted",
+          // One Escape only arms it ("esc again"); the second, a moment later, interrupts.
+          steps: [{ keys: ["Escape"] }, { pause: 400 }, { keys: ["Escape"] }],
+          until: { hides: ["esc interrupt", "esc again"], stableMs: 2000 },
+          timeoutMs: 60_000,
+          expect: { state: "idle", verdicts: { mid_response: false } },
+        },
+      ],
+    },
+    {
+      name: "retry",
+      scenarios: [{
+        name: "retrying",
+        script: [{ kind: "error", status: 500, error: "server", times: 1000 }],
+        steps: [{ submit: "summarise the notes" }],
+        until: { requests: 2, settleMs: 1000 },
+        timeoutMs: 90_000,
+        expect: { state: "busy", verdicts: { mid_response: true } },
+      }],
+    },
+    {
+      name: "auth",
+      scenarios: [{
+        name: "auth-failure",
+        script: [{ kind: "error", status: 401, error: "auth", times: 1000 }],
+        steps: [{ submit: "summarise the notes" }],
+        until: { requests: 1, hides: ["esc interrupt"], stableMs: 2000 },
+        defining: ["Incorrect API key"],
+        timeoutMs: 90_000,
+        expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
+      }],
+    },
+    {
+      name: "quota",
+      scenarios: [{
+        name: "out-of-credit",
+        script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
+        steps: [{ submit: "summarise the notes" }],
+        until: { requests: 1, hides: ["esc interrupt"], stableMs: 2000 },
+        timeoutMs: 90_000,
+        expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
+      }],
+    },
+  ],
+};

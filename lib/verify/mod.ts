@@ -1,0 +1,211 @@
+/**
+ * `drover verify`: prove each CLI's resolved profile against the CLI the user has installed. For
+ * every CLI asked for: find it (as `clis list` does), read its `--version`, run its scenario table
+ * (lib/scenarios) on a private tmux server against a local model stand-in, and judge every screen.
+ * No printing here (lib/cli/verify.ts does that); progress goes through `onProgress`.
+ */
+import type { Config } from "../config/load.ts";
+import { overridesOf } from "../launch/config.ts";
+import { resolveProfile } from "../profile/resolve.ts";
+import { paneEnv } from "../scenarios/homes.ts";
+import { tableFor } from "../scenarios/mod.ts";
+import { STANDARD_SCENARIOS, VERIFY_SIZE } from "../scenarios/types.ts";
+import { cliVersion, commandFor, findCli, type FoundCli } from "./find.ts";
+import { Aborted, runTable, type ScenarioResult } from "./run.ts";
+import { saveCaptures } from "./save.ts";
+
+export const VERIFY_SCHEMA = "drover.verify.v1";
+
+/** Exit codes of `verify` (README "Exit codes"). */
+export const VERIFY_EXIT = {
+  HOLD: 0,
+  DRIFT: 1,
+  USAGE: 2,
+  NOT_INSTALLED: 69,
+  INTERRUPTED: 130,
+} as const;
+
+export type CliStatus = "hold" | "drift" | "not-installed" | "interrupted";
+
+export interface CliReport {
+  cli: string;
+  command: string;
+  path: string | null;
+  found_by: FoundCli["how"];
+  version: string | null;
+  status: CliStatus;
+  profile: { shipped: string | null; config: string | null };
+  size: string;
+  counts: { hold: number; drift: number; skipped: number; not_run: number; total: number };
+  scenarios: ScenarioResult[];
+  ms: number;
+  summary: string;
+  /** Where this CLI's captures were saved (`--save`), else null. */
+  saved: string | null;
+}
+
+export interface VerifyRequest {
+  clis: string[];
+  config: Config;
+  keepGoing: boolean;
+  save: string | null;
+  signal: AbortSignal;
+  onProgress?: (e: ProgressEvent) => void;
+  /** Seam: PATH handed to the CLIs (default: drover's own). */
+  path?: string;
+}
+
+export type ProgressEvent =
+  | { kind: "start"; cli: string; version: string | null; path: string; sessions: number }
+  | { kind: "not-installed"; cli: string; command: string }
+  | { kind: "scenario"; cli: string; result: ScenarioResult }
+  | { kind: "done"; report: CliReport };
+
+/**
+ * The CLIs a request names: `--cli` as given; otherwise (no flag, or `--all`) every CLI drover has
+ * scenarios for: the ones not installed are reported as such and do not fail the run.
+ */
+export function chooseClis(
+  flags: { cli?: string[]; all?: boolean },
+  verifiable: readonly string[],
+): string[] {
+  if (flags.cli?.length && !flags.all) return [...new Set(flags.cli)];
+  return [...verifiable];
+}
+
+function summaryOf(cli: string, version: string | null, c: CliReport["counts"]): string {
+  const parts = [`${c.hold}/${c.total - c.skipped} scenarios hold`];
+  if (c.drift) parts.push(`${c.drift} drifted`);
+  if (c.not_run) parts.push(`${c.not_run} not run`);
+  if (c.skipped) parts.push(`${c.skipped} skipped`);
+  return `${cli} ${version ?? "(version unknown)"}: ${parts.join(", ")}`;
+}
+
+/** Verify each CLI in turn (one CLI's sessions run side by side). */
+export async function verify(req: VerifyRequest): Promise<CliReport[]> {
+  const reports: CliReport[] = [];
+  const path = req.path ?? Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
+  const tmpRoot = await Deno.makeTempDir({ prefix: "drover-verify-" });
+  let stopped = false;
+  try {
+    for (const cli of req.clis) {
+      const table = tableFor(cli)!;
+      const command = commandFor(table.cli, overridesOf(req.config));
+      const found = await findCli(command);
+      const base: Omit<CliReport, "status" | "counts" | "scenarios" | "ms" | "summary"> = {
+        cli: table.cli,
+        command,
+        path: found.path,
+        found_by: found.how,
+        version: null,
+        profile: { shipped: null, config: req.config.path },
+        size: `${VERIFY_SIZE.cols}x${VERIFY_SIZE.rows}`,
+        saved: null,
+      };
+      const profile = resolveProfile(table.cli, req.config);
+      base.profile.shipped = profile.shipped;
+      if (!found.path) {
+        req.onProgress?.({ kind: "not-installed", cli: table.cli, command });
+        const counts = { hold: 0, drift: 0, skipped: 0, not_run: 0, total: 0 };
+        const r: CliReport = {
+          ...base,
+          status: "not-installed",
+          counts,
+          scenarios: [],
+          ms: 0,
+          summary: `${table.cli}: not installed (no "${command}" on the login shell's PATH)`,
+        };
+        reports.push(r);
+        req.onProgress?.({ kind: "done", report: r });
+        continue;
+      }
+      const t0 = Date.now();
+      const vhome = await Deno.makeTempDir({ dir: tmpRoot, prefix: "version-" });
+      await Deno.mkdir(`${vhome}/tmp`);
+      base.version = (await cliVersion(found.path, paneEnv({ home: vhome }, path, {}))).version;
+      req.onProgress?.({
+        kind: "start",
+        cli: table.cli,
+        version: base.version,
+        path: found.path,
+        sessions: table.sessions.length,
+      });
+      let scenarios: ScenarioResult[] = [];
+      let status: CliStatus;
+      if (stopped) {
+        scenarios = notRunAll();
+        status = "drift";
+      } else {
+        try {
+          scenarios = await runTable(
+            { table, exec: found.path, profile, config: req.config, path },
+            {
+              keepGoing: req.keepGoing,
+              signal: req.signal,
+              tmpRoot,
+              onResult: (result) => req.onProgress?.({ kind: "scenario", cli: table.cli, result }),
+            },
+          );
+          status = scenarios.some((s) => s.status === "drift" || s.status === "not-run")
+            ? "drift"
+            : "hold";
+        } catch (e) {
+          if (!(e instanceof Aborted)) throw e;
+          status = "interrupted";
+        }
+      }
+      const counts = {
+        hold: scenarios.filter((s) => s.status === "hold").length,
+        drift: scenarios.filter((s) => s.status === "drift").length,
+        skipped: scenarios.filter((s) => s.status === "skipped").length,
+        not_run: scenarios.filter((s) => s.status === "not-run").length,
+        total: scenarios.length,
+      };
+      const r: CliReport = {
+        ...base,
+        status,
+        counts,
+        scenarios,
+        ms: Date.now() - t0,
+        summary: status === "interrupted"
+          ? `${table.cli} ${base.version ?? ""}: interrupted`.replace("  ", " ")
+          : summaryOf(table.cli, base.version, counts),
+      };
+      if (req.save && status !== "interrupted") r.saved = await saveCaptures(req.save, r);
+      reports.push(r);
+      req.onProgress?.({ kind: "done", report: r });
+      if (status === "interrupted") break;
+      if (status === "drift" && !req.keepGoing) stopped = true;
+    }
+  } finally {
+    await Deno.remove(tmpRoot, { recursive: true }).catch(() => {});
+  }
+  return reports;
+}
+
+function notRunAll(): ScenarioResult[] {
+  return STANDARD_SCENARIOS.map((name) => ({
+    scenario: name,
+    session: "-",
+    status: "not-run" as const,
+    expect: {},
+    seen: null,
+    problems: [],
+    fields: [],
+    reason: "an earlier CLI drifted (--keep-going runs every CLI)",
+    wording_missing: [],
+    approve: null,
+    ms: 0,
+    screen: null,
+  }));
+}
+
+/** The command's exit code for a set of reports. */
+export function exitCodeOf(reports: CliReport[]): number {
+  if (reports.some((r) => r.status === "interrupted")) return VERIFY_EXIT.INTERRUPTED;
+  if (reports.some((r) => r.status === "drift")) return VERIFY_EXIT.DRIFT;
+  if (reports.length > 0 && reports.every((r) => r.status === "not-installed")) {
+    return VERIFY_EXIT.NOT_INSTALLED;
+  }
+  return VERIFY_EXIT.HOLD;
+}

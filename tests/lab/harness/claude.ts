@@ -18,6 +18,7 @@
  * (or `bypass`), `startClaude` does not wait for the ready screen — wait for the dialog yourself.
  */
 import { resolveCli, type ResolvedCli } from "./clis.ts";
+import { seedClaude } from "../../../lib/scenarios/homes.ts";
 import { type Condition, LabPane, LabServer } from "./tmux.ts";
 import {
   type AnthropicStandin,
@@ -26,7 +27,8 @@ import {
   startAnthropicStandin,
 } from "../../../lib/scenarios/standins/anthropic.ts";
 
-/** The API key the lab hands Claude Code (any value works against the stand-in). */
+/** The API key the lab hands Claude Code; its last 20 characters are the ones lib/scenarios/homes.ts
+ * approves in `.claude.json` (any value works against the stand-in). */
 export const LAB_API_KEY = "sk-ant-api03-drover-lab-key-0123456789abcdefghij";
 
 /** The fake subscription token for `auth: "subscription"` (only ever sent to the stand-in). */
@@ -89,48 +91,17 @@ export interface ClaudeSession extends AsyncDisposable {
   version: string;
 }
 
-/** Write `$HOME/.claude.json` (+ settings) for a lab run. */
+/**
+ * Write `$HOME/.claude.json` (+ settings) for a lab run: the same seed `drover verify` uses
+ * (lib/scenarios/homes.ts), so the lab and verify start Claude Code from one recipe.
+ */
 export async function seedClaudeHome(
   home: string,
   project: string,
   firstRun: ClaudeOptions["firstRun"] = {},
   settings: Record<string, unknown> = {},
 ): Promise<void> {
-  const state: Record<string, unknown> = {
-    numStartups: 1,
-    installMethod: "unknown",
-    autoUpdates: false,
-    firstStartTime: "2026-11-30T00:00:00.000Z",
-    userID: "0".repeat(64),
-    tipsHistory: {},
-    // 2.1.332 offers its fullscreen renderer until the offer was shown 3 times (older versions
-    // ignore the key).
-    ...(firstRun.fullscreenUpsell ? {} : { fullscreenUpsellSeenCount: 3 }),
-    ...(firstRun.autoModeDefault ? {} : { hasSeenAutoDefaultNudge: true }),
-    ...(firstRun.autoModeNotice ? {} : { hasSeenAutoDefaultNotice: true }),
-    projects: {
-      [project]: {
-        allowedTools: [],
-        hasTrustDialogAccepted: !firstRun.trust,
-        hasCompletedProjectOnboarding: true,
-        projectOnboardingSeenCount: 1,
-      },
-    },
-  };
-  if (!firstRun.theme) {
-    state.hasCompletedOnboarding = true;
-    state.lastOnboardingVersion = "2.1.197";
-    state.theme = "dark";
-  }
-  if (!firstRun.apiKey) {
-    state.customApiKeyResponses = { approved: [LAB_API_KEY.slice(-20)], rejected: [] };
-  }
-  await Deno.writeTextFile(`${home}/.claude.json`, JSON.stringify(state, null, 2));
-  await Deno.mkdir(`${home}/.claude`, { recursive: true });
-  await Deno.writeTextFile(
-    `${home}/.claude/settings.json`,
-    JSON.stringify({ autoUpdates: false, env: {}, ...settings }, null, 2),
-  );
+  await seedClaude({ home, project, api: "" }, { firstRun, settings });
 }
 
 /** Start the stand-in and Claude Code in a new pane of `lab`; see the module doc. */

@@ -154,10 +154,10 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
 
   // No broadcast: in a window with synchronize-panes on, the digit would reach every other
   // synchronized pane too. Checked on the inventory now and on the capture the key is sent on.
-  const syncMessage = () =>
+  const syncMessage = (tail = "no keys sent") =>
     `window ${req.pane.windowId} (${req.pane.sessionName}:${req.pane.windowIndex}) has tmux ` +
     `synchronize-panes on: a key to ${req.pane.id} would be typed into every synchronized pane of ` +
-    `it; no keys sent (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
+    `it; ${tail} (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
   if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(), base);
 
   const name = claimName(req.socketPath, req.pane.id);
@@ -267,38 +267,37 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const stillSame = (v: JudgedVerdicts | null) =>
       v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
 
+    /** What was sent and what the last capture showed: the body of every report from here on. */
+    const report = (v: JudgedVerdicts | null) => ({
+      sent,
+      key: g2.key,
+      form: g2.form,
+      option: g2.option,
+      dry_run: false,
+      claim: claim.claim.path,
+      before: base.before ?? null,
+      after: v === null ? null : { ...summary(v), same_prompt: stillSame(v) },
+    });
+
     let after = await settle();
     if (keyInInput(after)) {
       return {
+        ...report(after),
         outcome: "key-in-input",
         reason: "key-in-input",
         message: `sent 1, and a "1" showed up in the pane's input line (${
           JSON.stringify((after!.input_box ?? "").slice(0, 60))
         }): the prompt was not what it looked like; nothing more sent — clear the input line by hand`,
         exit_code: APPROVE_EXIT["key-in-input"],
-        sent,
-        key: g2.key,
-        form: g2.form,
-        option: g2.option,
-        dry_run: false,
-        claim: claim.claim.path,
-        before: base.before ?? null,
-        after: { ...summary(after!), same_prompt: stillSame(after) },
       };
     }
     if (synchronizedNow && stillSame(after)) {
       return {
-        ...refused(
-          "synchronized",
-          `sent 1; then ${syncMessage().replace("; no keys sent", "; no Enter sent")}`,
-          base,
-        ),
-        sent,
-        key: g2.key,
-        form: g2.form,
-        option: g2.option,
-        claim: claim.claim.path,
-        after: { ...summary(after!), same_prompt: true },
+        ...report(after),
+        outcome: "refused",
+        reason: "synchronized",
+        message: `sent 1; then ${syncMessage("no Enter sent")}`,
+        exit_code: APPROVE_EXIT.synchronized,
       };
     }
     let enterFailed = "";
@@ -313,20 +312,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
         enterFailed = e instanceof Error ? e.message : String(e);
       }
     }
-    const afterSummary = after === null
-      ? null
-      : { ...summary(after), same_prompt: stillSame(after) };
-    const done = {
-      sent,
-      key: g2.key,
-      form: g2.form,
-      option: g2.option,
-      dry_run: false,
-      claim: claim.claim.path,
-      before: base.before,
-      after: afterSummary,
-      reason: null,
-    };
+    const done = { ...report(after), reason: null };
     if (enterFailed !== "") {
       return {
         ...done,

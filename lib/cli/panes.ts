@@ -6,6 +6,7 @@ import { makeDetector, type Verdicts } from "../approve/judge.ts";
 import { loadConfig } from "../config/discover.ts";
 import type { Config } from "../config/types.ts";
 import { inventoryOf } from "../identify/context.ts";
+import type { CliVersion } from "../identify/version.ts";
 import { listPanes } from "../tmux/panes.ts";
 import { capturePanes } from "../tmux/capture.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
@@ -35,6 +36,10 @@ export interface PaneRow {
   role_reason: string;
   state: string;
   mode: string;
+  /** The CLI's version when it can be known cheaply (its processes, else its screen), else null. */
+  cli_version: string | null;
+  /** Where cli_version was read: "path" / "package" (the pane's processes), "screen", or null. */
+  cli_version_source: string | null;
 }
 
 function pad(s: string, n: number): string {
@@ -61,7 +66,7 @@ export async function snapshotPanes(
   const panes = await listPanes(server, o.session === undefined ? {} : { session: o.session });
   // Identification (reading /proc) and the one batched capture overlap.
   const [views, caps] = await Promise.all([
-    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli }),
+    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true }),
     capturePanes(server, panes.map((p) => p.id), { styled: true }),
   ]);
   return views.map((v) => {
@@ -88,9 +93,20 @@ export async function snapshotPanes(
         role_reason: v.roleWhy,
         state: verdicts ? String(verdicts.state) : "gone",
         mode: verdicts ? String(verdicts.mode) : "unknown",
+        ...versionOf(v.version, verdicts),
       },
     };
   });
+}
+
+/** The pane's CLI version: from its processes, else from its screen (the banner), else null. */
+function versionOf(
+  fromProcs: CliVersion | null | undefined,
+  verdicts: Verdicts | undefined,
+): Pick<PaneRow, "cli_version" | "cli_version_source"> {
+  if (fromProcs) return { cli_version: fromProcs.version, cli_version_source: fromProcs.source };
+  const screen = verdicts?.cli_version ?? null;
+  return { cli_version: screen, cli_version_source: screen === null ? null : "screen" };
 }
 
 /** `--interval` of `--watch` in ms (default 2s), within 250ms–10m. */
@@ -169,12 +185,13 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
     return { data, human: [`no panes${o.session ? ` in session ${o.session}` : ""}`] };
   }
   const human = [
-    pad("PANE", 6) + pad("TARGET", 16) + pad("CLI", 22) + pad("ROLE", 13) + pad("STATE", 12) +
+    pad("PANE", 6) + pad("TARGET", 16) + pad("CLI", 30) + pad("ROLE", 13) + pad("STATE", 12) +
     pad("MODE", 13) + "TITLE",
   ];
   for (const r of rows) {
     human.push(
-      pad(r.id, 6) + pad(r.target, 16) + pad(`${r.cli} (${r.cli_source})`, 22) +
+      pad(r.id, 6) + pad(r.target, 16) +
+        pad(`${r.cli}${r.cli_version ? ` ${r.cli_version}` : ""} (${r.cli_source})`, 30) +
         pad(r.role, 13) + pad(r.state, 12) + pad(r.mode, 13) + printable(r.title),
     );
   }

@@ -4,7 +4,7 @@
  * `drover.verify.v1` envelope) to stdout. Ctrl-C and SIGTERM stop the run, end every process it
  * started and exit 130.
  */
-import { invalidArgument } from "../errors.ts";
+import { DroverError, invalidArgument } from "../errors.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable, writeErr } from "./output.ts";
@@ -23,7 +23,18 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
       );
     }
   }
-  if (o.save !== undefined && o.save.trim() === "") throw invalidArgument("--save needs a folder");
+  if (o.save !== undefined) {
+    if (o.save.trim() === "") throw invalidArgument("--save needs a folder");
+    // Before anything starts: a folder that cannot be made must not cost a whole run.
+    try {
+      await Deno.mkdir(o.save, { recursive: true });
+    } catch (e) {
+      throw new DroverError(
+        "IO_FAILED",
+        `--save ${o.save}: cannot create the folder (${e instanceof Error ? e.message : e})`,
+      );
+    }
+  }
   const config = await configFor(g);
   const clis = chooseClis(o, VERIFIABLE).map((n) => tableFor(n)!.cli);
 

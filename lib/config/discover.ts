@@ -47,19 +47,21 @@ export async function discoverConfig(
     }
     return { path: fromEnv, source: "env" };
   }
+  // Every candidate is looked at at once (a start pays one round of stats, not one per level);
+  // the first in §3 order that exists wins.
+  const candidates: { path: string; source: ConfigSource }[] = [];
   let dir = opts.cwd ?? Deno.cwd();
   for (;;) {
-    const p = join(dir, ".drover", "config.toml");
-    if (await exists(p)) return { path: p, source: "project" };
+    candidates.push({ path: join(dir, ".drover", "config.toml"), source: "project" });
     const parent = dir.replace(/\/[^/]*$/, "") || "/";
     if (parent === dir) break;
     dir = parent;
   }
   const xdg = env("XDG_CONFIG_HOME") || (env("HOME") ? join(env("HOME")!, ".config") : undefined);
-  if (xdg) {
-    const p = join(xdg, "drover", "config.toml");
-    if (await exists(p)) return { path: p, source: "user" };
-  }
+  if (xdg) candidates.push({ path: join(xdg, "drover", "config.toml"), source: "user" });
+  const found = await Promise.all(candidates.map((c) => exists(c.path)));
+  const i = found.indexOf(true);
+  if (i >= 0) return candidates[i];
   return null;
 }
 

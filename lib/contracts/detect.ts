@@ -25,5 +25,9 @@ export const DETECT = envelope(
     paste_buffer: z.string().nullable(),
     cli_unavailable: z.string().nullable(),
     manual_pattern: z.string().nullable(),
+    cli_version: z.string().nullable().optional().describe(
+      "the CLI's version as its screen prints it (the newest banner; profile field " +
+        "cli_version_pattern), else null; reported only, no verdict depends on it",
+    ),
   }),
 );

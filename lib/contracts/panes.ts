@@ -26,6 +26,13 @@ export const PANES = envelope(
       role_reason: z.string(),
       state: z.string(),
       mode: z.string(),
+      cli_version: z.string().nullable().optional().describe(
+        "the CLI's version when cheap to know: from the pane's processes (a versioned install " +
+          "path, else its npm package.json), else from its screen (the banner); null when unknown",
+      ),
+      cli_version_source: z.enum(["path", "package", "screen"]).nullable().optional().describe(
+        "where cli_version was read; null when unknown",
+      ),
     })),
   }),
 );

@@ -27,6 +27,7 @@ import {
 import { screenOf } from "./screen.ts";
 import { stuckOf } from "./stuck.ts";
 import { styledLines } from "./text.ts";
+import { cliVersionOf } from "./version.ts";
 
 /** Raw capture-pane output: plain (`-p -J`) and optionally styled (`-p -e -J`). */
 export interface Capture {
@@ -74,6 +75,11 @@ export interface Verdicts {
    * there are none.
    */
   choice_row: ChoiceRowEntry[] | null;
+  /**
+   * Extension (`cli_version_pattern`): the CLI's version as its screen prints it (the newest
+   * banner on the capture), else null. Reported only; no verdict depends on it.
+   */
+  cli_version: string | null;
 }
 
 /**
@@ -144,5 +150,6 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     choice_row: (options.length === 0 ? choiceColumnOf(s, live, p) : null) ??
       choiceRowOf(s, p, region, capture.styled),
     dialog: dialogNameOf(s, p, dialogIdx),
+    cli_version: cliVersionOf(s, p),
   };
 }

@@ -5,6 +5,7 @@
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded, type Matcher } from "../regex/match.ts";
 import { bottomOutsideBox, type InputBox } from "./input.ts";
+import { isBusyLine } from "./readiness.ts";
 import { bottomOf, hasAny, lastIndex, type Screen } from "./screen.ts";
 import { contentOf } from "./text.ts";
 
@@ -21,9 +22,11 @@ export function stuckOf(s: Screen, p: ResolvedProfile, box: InputBox | null): St
   const bottom = bottomOf(s);
   const streamIdx = lastIndex(s.nb, (i) => hasAny(s.lower[i], mk.stream_error_markers));
   const pctRe = p.matchers.patterns.context_used_pattern;
+  // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
+  // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
   const unavailIdx = lastIndex(
     bottomOutsideBox(s, box),
-    (i) => hasAny(s.lower[i], mk.cli_unavailable_markers),
+    (i) => hasAny(s.lower[i], mk.cli_unavailable_markers) && !isBusyLine(s, p, i),
   );
   return {
     stream_error: streamIdx === undefined ? null : contentOf(s.lines[streamIdx]),

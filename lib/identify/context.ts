@@ -6,7 +6,16 @@ import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import { listPanes, type PaneInfo, resolveTarget } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
-import { type Identified, identifyPane, needsProcessTable, readProcTable } from "./mod.ts";
+import {
+  cliNames,
+  type CliVersion,
+  type Identified,
+  identifyPane,
+  needsProcessTable,
+  processVersion,
+  readProcTable,
+  subtree,
+} from "./mod.ts";
 import { orchestrators, type Role, roleOf } from "./roles.ts";
 
 export interface PaneView {
@@ -15,6 +24,8 @@ export interface PaneView {
   role: Role;
   /** Why the pane is an orchestrator (empty for agents). */
   roleWhy: string;
+  /** The CLI's version from the pane's processes (only with `versions`); null when unknown. */
+  version?: CliVersion | null;
 }
 
 export interface InventoryOptions {
@@ -22,6 +33,11 @@ export interface InventoryOptions {
   cliFlag?: string;
   /** Orchestrator target overriding [drive].orchestrator. */
   orchestrator?: string;
+  /**
+   * Also read each pane's CLI version from its processes: the argv of every pane's process tree
+   * (not only of the panes identification needs) and a few small file reads per pane.
+   */
+  versions?: boolean;
 }
 
 export async function inventory(
@@ -42,15 +58,25 @@ export async function inventoryOf(
   config: Config,
   opts: InventoryOptions = {},
 ): Promise<PaneView[]> {
-  const roots = panes.filter((p) => needsProcessTable(p, config)).map((p) => p.pid);
+  const roots = panes.filter((p) => opts.versions || needsProcessTable(p, config))
+    .map((p) => p.pid);
   const procs = roots.length > 0 ? await readProcTable(roots) : undefined;
   const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);
-  return panes.map((pane) => ({
+  const views: PaneView[] = panes.map((pane) => ({
     pane,
     identified: identifyPane({ pane, config, cliFlag: opts.cliFlag, procs }),
     role: roleOf(pane, orch),
     roleWhy: orch.why.get(pane.id) ?? "",
   }));
+  if (opts.versions && procs) {
+    await Promise.all(views.map(async (v) => {
+      v.version = await processVersion(
+        subtree(procs, v.pane.pid),
+        cliNames(v.identified.cli, config),
+      );
+    }));
+  }
+  return views;
 }
 
 /** One pane by target, with its CLI and its role judged against its whole session. */

@@ -10,8 +10,10 @@
  */
 import type { PaneInfo } from "../tmux/panes.ts";
 import { type Proc, type ProcTable, subtree } from "./procs.ts";
+import type { CliNames } from "./version.ts";
 
-export { readProcTable } from "./procs.ts";
+export { readProcTable, subtree } from "./procs.ts";
+export { type CliVersion, processVersion, type VersionSource } from "./version.ts";
 export type { Proc, ProcTable } from "./procs.ts";
 
 export type CliSource = "pane-option" | "process" | "flag" | "default_cli" | "fallback";
@@ -34,7 +36,12 @@ export interface IdentifyConfig {
  * resolve to. Process names, not screen wording: no profile can describe them.
  */
 export const KNOWN_CLIS: { name: string; executables: string[]; packages: string[] }[] = [
-  { name: "claude", executables: ["claude"], packages: ["@anthropic-ai/claude-code"] },
+  {
+    name: "claude",
+    executables: ["claude"],
+    // The npm package, and its platform binary packages (@anthropic-ai/claude-code-linux-x64 …).
+    packages: ["@anthropic-ai/claude-code", "@anthropic-ai/claude-code-"],
+  },
   { name: "codex", executables: ["codex"], packages: ["@openai/codex"] },
   { name: "gemini", executables: ["gemini"], packages: ["@google/gemini-cli"] },
   { name: "qwen", executables: ["qwen"], packages: ["@qwen-code/qwen-code"] },
@@ -43,6 +50,20 @@ export const KNOWN_CLIS: { name: string; executables: string[]; packages: string
 ];
 
 export const FALLBACK_CLI = "claude";
+
+/**
+ * What the installs of CLI `cli` are called: its known executables and npm packages, plus the
+ * executable of its configured command. Used to read its version from its processes (version.ts).
+ */
+export function cliNames(cli: string, config: IdentifyConfig): CliNames {
+  const known = KNOWN_CLIS.find((k) => k.name === cli);
+  const cmd = config.clis?.[cli]?.command?.trim();
+  const exe = cmd ? basename(cmd.split(/\s+/)[0]) : undefined;
+  return {
+    executables: [...new Set([...(known?.executables ?? []), ...(exe ? [exe] : [])])],
+    packages: known?.packages ?? [],
+  };
+}
 
 /** Processes whose first non-flag argument is the program really running (a script, a wrapper). */
 const INTERPRETERS = new Set([

@@ -213,6 +213,15 @@ export const FIELDS = [
       "wordings of a choice that changes the permission mode; the approve gate never answers " +
       "one (shipped wordings always count, a config can only add)",
   },
+  // Added for issue 10 (CLI versions): see docs/profiles.md "Extension fields".
+  {
+    name: "cli_version_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for the CLI's version on its own screen (welcome banner, footer); group 1 = the " +
+      "version (last match wins); reported as cli_version, never used to judge a screen",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export type FieldName = typeof FIELDS[number]["name"];

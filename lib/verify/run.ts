@@ -23,6 +23,7 @@ import {
   type Scenario,
   type ScenarioTable,
   type Session,
+  type Size,
   STANDARD_SCENARIOS,
   VERIFY_SIZE,
   type Wait,
@@ -99,6 +100,15 @@ export interface RunOptions {
   onResult?: (r: ScenarioResult) => void;
   /** Grace for the CLI's own wording once a screen is reached (default 3 s). */
   wordingGraceMs?: number;
+  /** Pane size (default VERIFY_SIZE). The lab runs the tables at more than one. */
+  size?: Size;
+  /** Only these sessions of the table (the lab runs each as a job of its own). */
+  sessions?: string[];
+  /**
+   * A server someone else owns and ends (the lab's): used as is, never killed here. Each
+   * session's process tree is still ended when the session is done.
+   */
+  server?: PrivateServer;
 }
 
 /** Which profile fields decide each verdict a table may expect. */
@@ -254,13 +264,15 @@ export async function runTable(target: RunTarget, opts: RunOptions): Promise<Sce
     results.push(r);
     opts.onResult?.(r);
   };
-  for (const [name, why] of Object.entries(table.skipped)) {
-    emit(blank({ scenario: name, session: "-", status: "skipped", reason: why }));
+  if (!opts.sessions) {
+    for (const [name, why] of Object.entries(table.skipped)) {
+      emit(blank({ scenario: name, session: "-", status: "skipped", reason: why }));
+    }
   }
-  const server = await startPrivateServer(privateServerName("drover-verify"));
+  const server = opts.server ?? await startPrivateServer(privateServerName("drover-verify"));
   const live: Live = { server, target, opts, stop: { now: false } };
   try {
-    const queue = [...table.sessions];
+    const queue = table.sessions.filter((s) => !opts.sessions || opts.sessions.includes(s.name));
     const worker = async () => {
       while (queue.length > 0) {
         const s = queue.shift()!;
@@ -271,7 +283,7 @@ export async function runTable(target: RunTarget, opts: RunOptions): Promise<Sce
       Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 5, queue.length)) }, worker),
     );
   } finally {
-    await shutdown(server);
+    if (!opts.server) await shutdown(server);
   }
   if (opts.signal.aborted) throw new Aborted("interrupted");
   return orderResults(results);
@@ -440,8 +452,8 @@ async function startCli(
     const name = attempt ? `${tmuxSession}-r${attempt}` : tmuxSession;
     const created = await newSizedSession(live.server, {
       session: name,
-      cols: VERIFY_SIZE.cols,
-      rows: VERIFY_SIZE.rows,
+      cols: (live.opts.size ?? VERIFY_SIZE).cols,
+      rows: (live.opts.size ?? VERIFY_SIZE).rows,
       cwd: dirs.project,
       argv: [
         "env",

@@ -16,8 +16,7 @@ import {
 } from "../helpers/replay.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import { build, type Built, lookalikes } from "../helpers/lookalikes.ts";
-
-const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
+import { RECORDED_CLIS, recordedScreens } from "../helpers/recorded.ts";
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
@@ -26,15 +25,6 @@ function events(run: DroverRun): Loose[] {
   return run.stdout.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l))
     .filter((e: Loose) => e.schema === "drover.event.v1");
 }
-
-/** Fixture folder → drover's CLI name. */
-const CLI_OF: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-};
 
 interface Rig extends AsyncDisposable {
   srv: TestServer;
@@ -165,37 +155,8 @@ Deno.test("look-alikes on real tmux: approve and drive (allowlisting the block's
   assert.ok(r.panes.length >= 6);
 });
 
-interface RecordedPrompt {
-  rel: string;
-  dir: string;
-  version: string;
-  cli: string;
-  size: string;
-}
-
-async function recordedPrompts(): Promise<RecordedPrompt[]> {
-  const out: RecordedPrompt[] = [];
-  for (const [dir, cli] of Object.entries(CLI_OF)) {
-    for await (const v of Deno.readDir(`${FIXTURES}${dir}`)) {
-      if (!v.isDirectory) continue;
-      const m = JSON.parse(await Deno.readTextFile(`${FIXTURES}${dir}/${v.name}/manifest.json`));
-      for (const s of m.screens as { file: string; state: string; size: string }[]) {
-        if (s.state !== "prompt") continue;
-        out.push({
-          rel: `${dir}/${v.name}/${s.file.replace(/\.txt$/, "")}`,
-          dir,
-          version: v.name,
-          cli,
-          size: s.size,
-        });
-      }
-    }
-  }
-  return out;
-}
-
 Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and version is approved with its one key", async () => {
-  const prompts = await recordedPrompts();
+  const prompts = (await recordedScreens()).filter((s) => s.state === "prompt");
   const screens = [];
   for (const p of prompts) {
     const ready = await loadScreen(`${p.dir}/${p.version}/ready@${p.size}`);
@@ -235,6 +196,6 @@ Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and ve
     } else approved.add(label.split("/")[0]);
   }
   assert.deepEqual(wrong, []);
-  assert.deepEqual([...approved].sort(), Object.keys(CLI_OF).sort());
+  assert.deepEqual([...approved].sort(), Object.keys(RECORDED_CLIS).sort());
   for (const o of r.orch) assert.equal(await o.keys(), "");
 });

@@ -71,7 +71,7 @@ Deno.test("panes: CLI with its source, role, state and mode for every pane of a 
       ["qwen", "flag"],
     );
     const human = await drover(["-L", srv.name, "panes", "--session", "agents"]);
-    assert.match(human.stdout, /agents:1\.0\s+claude \(pane-option\)\s+agent\s+prompt/);
+    assert.match(human.stdout, /agents:1\.0\s+claude 2\.1\.197 \(pane-option\)\s+agent\s+prompt/);
     const tsv = await drover(["-L", srv.name, "panes", "--session", "agents", "--format", "tsv"]);
     assert.equal(tsv.stdout.split("\n")[0], "#drover-panes\t1");
     const missing = await drover(["-L", srv.name, "panes", "--session", "nope"]);
@@ -80,6 +80,55 @@ Deno.test("panes: CLI with its source, role, state and mode for every pane of a 
   } finally {
     await cleanupReplay(orch);
     await cleanupReplay(agent);
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("panes: the CLI version from the pane's processes (a versioned path, a package), else its banner", async () => {
+  await using srv = await startTestServer();
+  const tmp = await Deno.makeTempDir();
+  const ready = pick(SCREENS, /^ready$/, { size: "120x40" })!;
+  const banner = await startReplay(srv, await loadScreen(ready.rel), { session: "v" });
+  try {
+    // An npm install run through node (.bin symlink → the package's script), and a native
+    // binary kept under a versioned path and started through a symlink, as installers do.
+    const pkg = `${tmp}/lib/node_modules/@qwen-code/qwen-code`;
+    await Deno.mkdir(pkg, { recursive: true });
+    await Deno.mkdir(`${tmp}/lib/node_modules/.bin`);
+    await Deno.writeTextFile(
+      `${pkg}/package.json`,
+      '{"name":"@qwen-code/qwen-code","version":"9.8.7"}',
+    );
+    await Deno.writeTextFile(`${pkg}/cli.js`, "");
+    await Deno.symlink(`${pkg}/cli.js`, `${tmp}/lib/node_modules/.bin/qwen`);
+    await Deno.mkdir(`${tmp}/share/claude/versions`, { recursive: true });
+    await Deno.mkdir(`${tmp}/bin`);
+    const sleeper = "#!/bin/bash\nsleep 100000\n";
+    await Deno.writeTextFile(`${tmp}/share/claude/versions/3.4.5`, sleeper);
+    await Deno.chmod(`${tmp}/share/claude/versions/3.4.5`, 0o755);
+    await Deno.symlink(`${tmp}/share/claude/versions/3.4.5`, `${tmp}/bin/claude`);
+    await Deno.writeTextFile(`${tmp}/bin/node`, sleeper);
+    await Deno.chmod(`${tmp}/bin/node`, 0o755);
+    await srv.tmux(
+      "new-window",
+      "-d",
+      "-t",
+      "v:",
+      `${tmp}/bin/node ${tmp}/lib/node_modules/.bin/qwen`,
+    );
+    await srv.tmux("new-window", "-d", "-t", "v:", `${tmp}/bin/claude`);
+    await new Promise((r) => setTimeout(r, 500));
+    const env = envelope(await drover(["-L", srv.name, "--json", "panes", "--session", "v"]));
+    const rows = env.data.panes as Record<string, unknown>[];
+    const pick3 = (r: Record<string, unknown>) => [r.cli, r.cli_version, r.cli_version_source];
+    // The replayed Claude Code 2.1.197 welcome screen: only its banner tells the version.
+    assert.deepEqual(pick3(rows[0]), ["claude", "2.1.197", "screen"]);
+    assert.deepEqual(pick3(rows[1]), ["qwen", "9.8.7", "package"]);
+    assert.deepEqual(pick3(rows[2]), ["claude", "3.4.5", "path"]);
+    const human = await drover(["-L", srv.name, "panes", "--session", "v"]);
+    assert.match(human.stdout, /v:1\.0\s+qwen 9\.8\.7 \(process\)/);
+  } finally {
+    await cleanupReplay(banner);
     await Deno.remove(tmp, { recursive: true });
   }
 });

@@ -283,7 +283,7 @@ Deno.test("panes --watch: not a terminal → the plain one-shot table; flags are
     const r = await drover(["-L", srv.name, "panes", "--watch", "--session", "agents"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^PANE +TARGET +CLI +ROLE +STATE +MODE +TITLE\n/);
-    assert.match(r.stdout, /agents:0\.0 +claude \(fallback\) +orchestrator +idle/);
+    assert.match(r.stdout, /agents:0\.0 +claude 2\.1\.197 \(fallback\) +orchestrator +idle/);
     assert.ok(!r.stdout.includes("\x1b"), "no terminal control when piped");
     const json = await drover([
       "-L",

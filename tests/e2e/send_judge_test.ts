@@ -8,51 +8,21 @@ import assert from "node:assert/strict";
 import { drover, envelope } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer } from "../helpers/tmux_server.ts";
+import { type RecordedScreen, recordedScreens } from "../helpers/recorded.ts";
 
-const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
-const CLI_OF: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-};
 const REFUSE = new Set(["busy", "prompt", "dialog", "unavailable"]);
 
-interface Case {
-  rel: string;
-  cli: string;
-  state: string;
-  retrying: boolean;
-}
-
-async function cases(): Promise<Case[]> {
-  const out: Case[] = [];
-  for (const [dir, cli] of Object.entries(CLI_OF)) {
-    for await (const v of Deno.readDir(`${FIXTURES}${dir}`)) {
-      if (!v.isDirectory) continue;
-      const m = JSON.parse(await Deno.readTextFile(`${FIXTURES}${dir}/${v.name}/manifest.json`));
-      for (const s of m.screens as { file: string; state: string; scenario: string }[]) {
-        // One size per scenario is enough here: the verdicts hold at both (unit-tested).
-        if (!REFUSE.has(s.state) || !s.file.includes("@80x24")) continue;
-        out.push({
-          rel: `${dir}/${v.name}/${s.file.replace(/\.txt$/, "")}`,
-          cli,
-          state: s.state,
-          retrying: /retry/.test(s.scenario),
-        });
-      }
-    }
-  }
-  return out;
+/** One size per scenario is enough here: the verdicts hold at both (unit-tested). */
+async function cases(): Promise<RecordedScreen[]> {
+  return (await recordedScreens()).filter((s) => REFUSE.has(s.state) && s.size === "80x24");
 }
 
 Deno.test("send refuses busy, retrying, prompt, dialog and unavailable panes of every CLI before typing a byte", async () => {
   const all = await cases();
-  assert.ok(all.some((c) => c.retrying), "no recorded retrying screen");
+  assert.ok(all.some((c) => /retry/.test(c.scenario)), "no recorded retrying screen");
   for (const st of REFUSE) assert.ok(all.some((c) => c.state === st), `no recorded ${st} screen`);
   await using srv = await startTestServer({ width: 80, height: 24 });
-  const panes: { pane: ReplayPane; c: Case }[] = [];
+  const panes: { pane: ReplayPane; c: RecordedScreen }[] = [];
   try {
     for (const c of all) {
       const pane = await startReplay(srv, await loadScreen(c.rel), {
@@ -69,7 +39,7 @@ Deno.test("send refuses busy, retrying, prompt, dialog and unavailable panes of 
       const env = envelope(run);
       if (run.code !== 8 || env.error?.code !== "SEND_REFUSED") {
         wrong.push(`${c.rel}: exit ${run.code} ${JSON.stringify(env.error ?? env.data)}`);
-      } else if (c.retrying && env.error.details?.state === "retrying") {
+      } else if (/retry/.test(c.scenario) && env.error.details?.state === "retrying") {
         // Gemini and Qwen retry silently (their screen is plain busy); the others say so.
         namedRetrying.add(c.cli);
       }

@@ -78,3 +78,25 @@ Deno.test("gemini/qwen busy footers say 'esc to cancel' and are busy, not a dial
     assert.equal(own.live_prompt, false);
   }
 });
+
+// Issue 14: OpenCode 1.18.33 retrying a quota error writes the error across its busy footer and
+// cuts "esc interrupt" off. Mutation caught: dropping the `!isBusyLine` guard in stuck.ts (the
+// retry line then reads as cli_unavailable) or the profile's progress-bar mid_response_pattern
+// (the screen is then not busy).
+Deno.test("opencode: a retried quota error on the footer is busy, the given-up one is unavailable", async () => {
+  const dir = `${ROOT}opencode/1.18.33`;
+  const profile = resolveProfile("opencode", EMPTY_CONFIG);
+  for (const size of ["120x40", "80x24"]) {
+    const retrying = await Deno.readTextFile(`${dir}/quota-retrying@${size}.txt`);
+    assert.doesNotMatch(retrying, /esc interrupt/, `${size}: the hint is cut off`);
+    const busy = detect({ plain: retrying }, profile);
+    assert.equal(busy.state, "busy", `${size}: retrying`);
+    assert.equal(busy.cli_unavailable, null, `${size}: retrying is not unavailable`);
+    const final = detect(
+      { plain: await Deno.readTextFile(`${dir}/quota-final@${size}.txt`) },
+      profile,
+    );
+    assert.equal(final.state, "unavailable", `${size}: given up`);
+    assert.equal(final.mid_response, false, `${size}: given up`);
+  }
+});

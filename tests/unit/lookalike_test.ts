@@ -12,6 +12,7 @@ import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
 import { build, index, LOOKALIKE_DIR, lookalikes } from "../helpers/lookalikes.ts";
+import { RECORDED_CLIS, recordedScreens } from "../helpers/recorded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 const BUILT = lookalikes().map(build);
@@ -52,51 +53,13 @@ for (const b of BUILT) {
   });
 }
 
-/** Recorded CLI fixture folders → the CLI whose shipped profile judges them. */
-const RECORDED: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-};
-
-interface Recorded {
-  rel: string;
-  cli: string;
-  state: string;
-  plain: string;
-  styled: string;
-}
-
-async function recorded(): Promise<Recorded[]> {
-  const out: Recorded[] = [];
-  for (const [dir, cli] of Object.entries(RECORDED)) {
-    for await (const v of Deno.readDir(`${FIXTURES}${dir}`)) {
-      if (!v.isDirectory) continue;
-      const base = `${FIXTURES}${dir}/${v.name}`;
-      const m = JSON.parse(await Deno.readTextFile(`${base}/manifest.json`));
-      for (const s of m.screens as { file: string; styled: string; state: string }[]) {
-        out.push({
-          rel: `${dir}/${v.name}/${s.file}`,
-          cli,
-          state: s.state,
-          plain: await Deno.readTextFile(`${base}/${s.file}`),
-          styled: await Deno.readTextFile(`${base}/${s.styled}`),
-        });
-      }
-    }
-  }
-  return out;
-}
-
 Deno.test("fixture sweep: every recorded prompt of every CLI and version stays a live permission prompt the gate answers", async () => {
-  const all = await recorded();
+  const all = await recordedScreens();
   const prompts = all.filter((r) => r.state === "prompt");
   const clis = new Set(prompts.map((r) => r.cli));
   assert.deepEqual(
     [...clis].sort(),
-    Object.values(RECORDED).sort(),
+    Object.values(RECORDED_CLIS).sort(),
     "a CLI has no recorded prompt",
   );
   const wrong: string[] = [];
@@ -115,7 +78,7 @@ Deno.test("fixture sweep: every recorded prompt of every CLI and version stays a
 
 Deno.test("fixture sweep: every recorded dialog keeps its state; nothing recorded turns live that was not", async () => {
   const wrong: string[] = [];
-  for (const r of await recorded()) {
+  for (const r of await recordedScreens()) {
     const v = detect({ plain: r.plain, styled: r.styled }, resolveProfile(r.cli, EMPTY_CONFIG));
     if (v.state !== r.state) wrong.push(`${r.rel}: ${v.state}, recorded as ${r.state}`);
   }

@@ -24,12 +24,24 @@ export type { Step } from "./step_script.ts";
 export interface ChatStandinOptions extends StandinOptions {
   /** Reply to auxiliary (tool-less) requests. */
   auxText?: string;
+  /**
+   * How Qwen Code's auto-mode safety classifier is answered (its requests offer the single
+   * structured-output tool `respond_in_schema`): `unavailable` (default: a reply without the tool
+   * call, as a gateway that cannot classify gives), `allow` (`shouldBlock: false`) or `block`
+   * (`shouldBlock: true`, with a reason when the schema asks for one). Never consumes the script.
+   */
+  classifier?: ClassifierVerdict;
 }
+
+export type ClassifierVerdict = "unavailable" | "allow" | "block";
+
+/** The structured-output tool Qwen Code's auto-mode classifier forces (`tool_choice: "required"`). */
+const CLASSIFIER_TOOL = "respond_in_schema";
 
 interface ChatBody {
   model?: string;
   stream?: boolean;
-  tools?: unknown[];
+  tools?: { function?: { name?: string; parameters?: { required?: string[] } } }[];
   stream_options?: { include_usage?: boolean };
 }
 
@@ -127,13 +139,32 @@ function whole(step: Step, body: ChatBody, seq: number): Response {
   });
 }
 
-function makeAdapter(auxText: string): ApiAdapter {
+function isClassifier(body: ChatBody | null): boolean {
+  const tools = body?.tools;
+  return Array.isArray(tools) && tools.length === 1 &&
+    tools[0]?.function?.name === CLASSIFIER_TOOL;
+}
+
+/** The classifier's answer: a forced tool call with the verdict, or none at all (unavailable). */
+function classifierStep(body: ChatBody, verdict: ClassifierVerdict): Step {
+  if (verdict === "unavailable") return { kind: "text", text: "Lab stand-in: no verdict." };
+  const required = body.tools?.[0]?.function?.parameters?.required ?? [];
+  const args: Record<string, unknown> = { shouldBlock: verdict === "block" };
+  if (required.includes("thinking")) args.thinking = "Lab stand-in verdict.";
+  if (required.includes("reason")) {
+    args.reason = verdict === "block" ? "The lab stand-in blocks this action." : "";
+  }
+  return { kind: "tool", name: CLASSIFIER_TOOL, args };
+}
+
+function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter {
   let auxSeq = 0;
   return {
     route(req, url, body) {
       if (req.method === "GET" && url.pathname.endsWith("/models")) return "aux";
       if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return null;
       const tools = (body as ChatBody | null)?.tools;
+      if (isClassifier(body as ChatBody | null)) return "aux";
       return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
     },
     aux(body, url) {
@@ -144,7 +175,9 @@ function makeAdapter(auxText: string): ApiAdapter {
         });
       }
       const b = (body ?? {}) as ChatBody;
-      const step: Step = { kind: "text", text: auxText };
+      const step: Step = isClassifier(b)
+        ? classifierStep(b, classifier)
+        : { kind: "text", text: auxText };
       const seq = 100_000 + ++auxSeq;
       if (!b.stream) return whole(step, b, seq);
       const ctl = new AbortController();
@@ -169,7 +202,10 @@ function makeAdapter(auxText: string): ApiAdapter {
 
 /** Start a Chat Completions stand-in on 127.0.0.1 (random port). Base URL: `${url}/v1`. */
 export function startChatStandin(opts: ChatStandinOptions = {}): ScriptedStandin {
-  return new ScriptedStandin(makeAdapter(opts.auxText ?? "Lab session"), opts);
+  return new ScriptedStandin(
+    makeAdapter(opts.auxText ?? "Lab session", opts.classifier ?? "unavailable"),
+    opts,
+  );
 }
 
 /** Qwen Code's shell tool call. */

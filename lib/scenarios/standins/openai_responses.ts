@@ -36,7 +36,10 @@ export function openAiErrorBody(kind: ErrorKind, message?: string): Record<strin
 }
 
 export function openAiError(step: Extract<Step, { kind: "error" }>): Response {
-  const extra: Record<string, string> = step.status === 429 ? { "retry-after": "1" } : {};
+  const after = step.retryAfterS === undefined ? 1 : step.retryAfterS;
+  const extra: Record<string, string> = step.status === 429 && after !== null
+    ? { "retry-after": String(after) }
+    : {};
   return json(openAiErrorBody(step.error, step.message), step.status, extra);
 }
 

@@ -36,6 +36,11 @@ export type Step =
     error: ErrorKind;
     message?: string;
     times?: number;
+    /**
+     * The `retry-after` header (seconds) of a 429 (default 1; null: no header, so the CLI falls
+     * back to its own backoff). Ignored by APIs that carry no such header.
+     */
+    retryAfterS?: number | null;
   }
   | {
     /** Send the response headers and nothing else until released (a CLI stuck waiting). */

@@ -101,7 +101,7 @@ export const CLAUDE: ScenarioTable = {
           name: "narration",
           script: [{ kind: "text", text: NARRATION }],
           steps: [{ submit: "what will the prompt look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting for you right now."], stableMs: 800 },
+          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
           expect: {
             state: "idle",
             verdicts: { live_prompt: false, permission_prompt: false },

@@ -5,8 +5,9 @@
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";
 
-const MARKER = "verify_marker.txt";
-const TYPED = "create the marker file";
+const MARKER = "lab_marker.txt";
+const TYPED = "summarise the notes in notes.txt";
+const DONE = "Created the marker file.";
 
 /** Codex's shell tool asking to run outside the sandbox: what raises its approval prompt. */
 const exec = (cmd: string, justification: string): Step => ({
@@ -36,8 +37,9 @@ export const CODEX: ScenarioTable = {
   readyTimeoutMs: 60_000,
   skipped: {
     "file-prompt":
-      "Codex (-a on-request) writes files inside its workspace without asking; it has no " +
-      "separate file-write prompt to check (its only prompt is the command prompt)",
+      "Codex offers a model it does not know (the stand-in's) no file-writing tool, only " +
+      "exec_command: files are written by shell commands, whose prompt is bash-prompt; there " +
+      "is no separate file-write prompt to reach",
   },
   sessions: [
     {
@@ -60,7 +62,7 @@ export const CODEX: ScenarioTable = {
           fixture: "shell-prompt",
           script: [
             exec(`touch ${MARKER}`, "Create the marker file"),
-            { kind: "text", text: "The marker file is in place." },
+            { kind: "text", text: DONE },
           ],
           // A burst of keys ending in Enter reads as a paste to Codex: pause first.
           steps: [{ pause: 700 }, { keys: ["Enter"] }],
@@ -80,19 +82,23 @@ export const CODEX: ScenarioTable = {
         {
           name: "bash-output",
           fixture: "shell-approved",
-          until: { file: MARKER, shows: ["The marker file is in place."], stableMs: 800 },
+          until: { file: MARKER, shows: [DONE], stableMs: 800 },
           defining: ["You approved codex to run"],
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
         {
+          name: "reject-prompt",
+          fixture: "shell-prompt-rm",
+          script: [exec("rm -rf build", "Clean the build folder")],
+          steps: [{ submit: "clean the build folder" }],
+          until: { requests: 1, shows: ["$ rm -rf build"], stableMs: 800 },
+          defining: ["Would you like to run the following command?"],
+          expect: { state: "prompt", verdicts: { command: "rm -rf build" } },
+        },
+        {
           name: "escape-rejected",
           fixture: "shell-rejected",
-          script: [exec("rm -rf build", "Clean the build folder")],
-          steps: [
-            { submit: "clean the build folder" },
-            { await: { requests: 1, shows: ["$ rm -rf build"], stableMs: 800 } },
-            { keys: ["Escape"] },
-          ],
+          steps: [{ keys: ["Escape"] }],
           until: { stableMs: 1500 },
           defining: ["You canceled the request to run"],
           expect: { state: "idle", verdicts: { live_prompt: false } },
@@ -101,12 +107,18 @@ export const CODEX: ScenarioTable = {
           name: "narration",
           script: [{ kind: "text", text: NARRATION }],
           steps: [{ submit: "what does the approval prompt look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting for you now."], stableMs: 800 },
+          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
           expect: {
             state: "idle",
             verdicts: { live_prompt: false, permission_prompt: false },
           },
         },
+      ],
+    },
+    {
+      // Apart from main: its "interrupted" line must be the only one on the screen.
+      name: "busy",
+      scenarios: [
         {
           name: "busy",
           script: [{ kind: "hang" }],

@@ -5,8 +5,9 @@
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";
 
-const MARKER = "verify_marker.txt";
-const TYPED = "create the marker file";
+const MARKER = "lab_marker.txt";
+const TYPED = "summarise the notes in notes.txt";
+const DONE = "Created the marker file.";
 
 const shell = (command: string, description: string): Step => ({
   kind: "tool",
@@ -56,7 +57,7 @@ export const GEMINI: ScenarioTable = {
           fixture: "shell-prompt",
           script: [
             shell(`touch ${MARKER}`, "Create the marker file"),
-            { kind: "text", text: "The marker file is in place." },
+            { kind: "text", text: DONE },
           ],
           steps: [{ pause: 700 }, { keys: ["Enter"] }],
           until: { requests: 1, shows: [`touch ${MARKER}`], stableMs: 800 },
@@ -76,9 +77,43 @@ export const GEMINI: ScenarioTable = {
         {
           name: "bash-output",
           fixture: "shell-approved",
-          until: { file: MARKER, shows: ["The marker file is in place."], stableMs: 800 },
+          until: { file: MARKER, shows: [DONE], stableMs: 800 },
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
+        {
+          name: "reject-prompt",
+          fixture: "shell-prompt-rm",
+          script: [shell("rm -rf build", "Clean the build folder")],
+          steps: [{ submit: "clean the build folder" }],
+          until: { requests: 1, shows: ["rm -rf build"], stableMs: 800 },
+          defining: ["Allow execution of [Shell]?"],
+          timeoutMs: 60_000,
+          expect: { state: "prompt", verdicts: { command: "rm -rf build" } },
+        },
+        {
+          name: "escape-rejected",
+          fixture: "shell-rejected",
+          steps: [{ keys: ["Escape"] }],
+          until: { stableMs: 1500 },
+          defining: ["Request cancelled."],
+          expect: { state: "idle", verdicts: { live_prompt: false } },
+        },
+        {
+          name: "narration",
+          script: [{ kind: "text", text: NARRATION }],
+          steps: [{ submit: "what does the confirmation look like?" }],
+          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
+          timeoutMs: 60_000,
+          expect: {
+            state: "idle",
+            verdicts: { live_prompt: false, permission_prompt: false },
+          },
+        },
+      ],
+    },
+    {
+      name: "file",
+      scenarios: [
         {
           name: "file-prompt",
           fixture: "file-write-prompt",
@@ -86,7 +121,7 @@ export const GEMINI: ScenarioTable = {
             kind: "tool",
             name: "write_file",
             args: { file_path: "{project}/notes.md", content: "# Notes\nhello\n" },
-          }],
+          }, { kind: "text", text: "Wrote the notes." }],
           steps: [{ submit: "write the notes file" }],
           until: { requests: 1, shows: ["notes.md", "# Notes"], stableMs: 800 },
           defining: ["Apply this change?"],
@@ -97,23 +132,23 @@ export const GEMINI: ScenarioTable = {
           },
         },
         {
-          name: "escape-rejected",
-          steps: [{ keys: ["Escape"] }],
-          until: { stableMs: 1500 },
-          defining: ["Request cancelled."],
-          expect: { state: "idle", verdicts: { live_prompt: false } },
+          name: "approve-file",
+          steps: [{ approve: true }],
+          until: { requests: 1 },
+          expect: { approve: { outcome: "approved", key: "1" } },
         },
         {
-          name: "narration",
-          script: [{ kind: "text", text: NARRATION }],
-          steps: [{ submit: "what does the confirmation look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting for you now."], stableMs: 800 },
-          timeoutMs: 60_000,
-          expect: {
-            state: "idle",
-            verdicts: { live_prompt: false, permission_prompt: false },
-          },
+          name: "file-output",
+          fixture: "file-write-approved",
+          until: { file: "notes.md", shows: ["Wrote the notes."], stableMs: 800 },
+          expect: { state: "idle", verdicts: { live_prompt: false } },
         },
+      ],
+    },
+    {
+      // Apart from main: its "Request cancelled." must be the only one on the screen.
+      name: "busy",
+      scenarios: [
         {
           name: "busy",
           script: [{ kind: "hang" }],
@@ -167,6 +202,12 @@ export const GEMINI: ScenarioTable = {
         until: { requests: 1, hides: ["esc to cancel"], stableMs: 2000 },
         defining: ["Usage limit reached"],
         timeoutMs: 60_000,
+        expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
+      }, {
+        name: "quota-stopped",
+        steps: [{ keys: ["2"] }],
+        until: { stableMs: 1500 },
+        defining: ["exhausted your daily quota"],
         expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
       }],
     },

@@ -97,7 +97,7 @@ export const OPENCODE: ScenarioTable = {
           steps: [{ submit: "what does the permission request look like?" }],
           until: {
             requests: 1,
-            shows: ["Nothing is waiting for you now."],
+            shows: ["Nothing is waiting"],
             hides: ["esc interrupt"],
             stableMs: 1200,
           },

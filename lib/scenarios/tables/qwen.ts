@@ -122,7 +122,7 @@ export const QWEN: ScenarioTable = {
           name: "narration",
           script: [{ kind: "text", text: NARRATION }],
           steps: [{ submit: "what does the confirmation look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting for you now."], stableMs: 800 },
+          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
           timeoutMs: 60_000,
           expect: {
             state: "idle",

@@ -197,6 +197,9 @@ export function normalise(line: string): string {
     .replace(/[↑↓]\s*\d+(\.\d+)?k?\s+tokens?/g, "<tokens>")
     .replace(/\b\d+(\.\d+)?k?\s+tokens\b/g, "<n> tokens")
     .replace(/\battempt \d+\/\d+/g, "attempt <n>/<m>")
+    // OpenCode's retry counter ("[retrying in 13s attempt #5]").
+    .replace(/\battempt #\d+/g, "attempt #<n>")
+    .replace(/\[retrying in <dur> /g, "[retrying ")
     // Clock times ("resets 6:29pm (UTC)").
     .replace(/\b\d{1,2}(:\d{2})?\s?(am|pm)\b/gi, "<clock>")
     // ISO timestamps, npm log names and request ids.

@@ -120,6 +120,8 @@ export interface ScenarioContext {
   log(message: string): void;
   /** Wait for, capture and hand over one screen; returns it. */
   screen(pane: LabPane, name: string, spec: ScreenSpec): Promise<Screen>;
+  /** Hand over a screen someone else already reached and captured (the scenario tables' runner). */
+  record(name: string, screen: Screen, spec: ScreenSpec): void;
   /** Fail the scenario with a message (throws). */
   fail(message: string): never;
 }
@@ -171,6 +173,9 @@ export function makeContext(
       }
       sink({ name, size: init.size, spec, steps: [...steps], screen });
       return screen;
+    },
+    record(name, screen, spec) {
+      sink({ name, size: init.size, spec, steps: [...steps], screen });
     },
     fail(message) {
       throw new ScenarioFailure(message);

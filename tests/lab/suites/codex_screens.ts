@@ -3,47 +3,21 @@
  * stand-in, driven into each state its profile describes. Recorded under
  * tests/fixtures/codex/<version>/ with `deno task lab --record --only codex`; compared (and judged
  * by detect() with the `codex` profile) otherwise. The stand-in's script decides every reply.
+ *
+ * The standard scenarios (ready, typed input, busy/interrupted, the command prompt approved through
+ * the gate and rejected with Escape, narration, retrying, auth, quota) come from the table
+ * `drover verify` runs (lib/scenarios/tables/codex.ts); this suite adds what only the lab records:
+ * plan mode, the final retry screens and the folder-trust dialog.
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
-import { execCommand } from "../../../lib/scenarios/standins/openai_responses.ts";
+import { tableScenarios } from "../harness/tables.ts";
 import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { CODEX, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "? for shortcuts";
-const PROMPT_Q = "Would you like to run the following command?";
-const CMD = "touch lab_marker.txt";
-const NARRATION = [
-  "Here is how the approval prompt reads when I need to run something:",
-  "",
-  `"${PROMPT_Q}"`,
-  "1. Yes, proceed (y)",
-  "2. Yes, and don't ask again for commands that start with `npm test` (p)",
-  "",
-  'It ends with "Press enter to confirm or esc to cancel". Nothing is waiting for you now.',
-].join("\n");
 
 const scenarios: LabScenario[] = [
-  {
-    name: "ready",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX);
-      await ctx.screen(s.pane, "ready", {
-        state: "idle",
-        // The footer fills in after the first frame; wait for its last part.
-        defining: ["Ask Codex to do anything"],
-        until: ["Ask Codex to do anything", "← for agents"],
-        stableMs: 1500,
-        expect: { input_box: null },
-      });
-      ctx.step('type "summarise the notes in notes.txt" (no Enter)');
-      await s.pane.type("summarise the notes in notes.txt");
-      await ctx.screen(s.pane, "typed-input", {
-        state: "idle",
-        defining: ["› summarise the notes in notes.txt"],
-        expect: { input_box: "summarise the notes in notes.txt" },
-      });
-    },
-  },
+  ...tableScenarios("codex"),
   {
     name: "mode-plan",
     async run(ctx) {
@@ -63,89 +37,6 @@ const scenarios: LabScenario[] = [
     },
   },
   {
-    name: "busy",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX, { script: [{ kind: "hang" }] });
-      await submit(ctx, s, "summarise the notes");
-      ctx.step("the stand-in sends no reply");
-      await ctx.screen(s.pane, "busy", {
-        state: "busy",
-        defining: ["Working (", "esc to interrupt"],
-        stableMs: 0,
-      });
-      await press(ctx, s, "Escape");
-      await ctx.screen(s.pane, "interrupted", {
-        state: "idle",
-        defining: ["Conversation interrupted", READY],
-      });
-    },
-  },
-  {
-    name: "shell-prompt",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX, {
-        script: [execCommand(CMD, "Create the marker file"), {
-          kind: "text",
-          text: "Created the marker file.",
-        }],
-      });
-      await submit(ctx, s, "create the marker file");
-      await ctx.screen(s.pane, "shell-prompt", {
-        state: "prompt",
-        defining: [
-          PROMPT_Q,
-          `$ ${CMD}`,
-          "1. Yes, proceed (y)",
-          "Press enter to confirm or esc to cancel",
-        ],
-        expect: { command: CMD, permission_prompt: true, live_prompt: true, broad_grant_option: 2 },
-      });
-      await press(ctx, s, "1");
-      await ctx.screen(s.pane, "shell-approved", {
-        state: "idle",
-        defining: ["You approved codex to run", "Created the marker file.", READY],
-        expect: { live_prompt: false },
-      });
-    },
-  },
-  {
-    name: "shell-reject",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX, {
-        script: [execCommand("rm -rf build", "Clean the build folder"), {
-          kind: "text",
-          text: "unused",
-        }],
-      });
-      await submit(ctx, s, "clean the build folder");
-      await ctx.screen(s.pane, "shell-prompt-rm", {
-        state: "prompt",
-        defining: [PROMPT_Q, "$ rm -rf build"],
-        expect: { command: "rm -rf build" },
-      });
-      await press(ctx, s, "Escape");
-      await ctx.screen(s.pane, "shell-rejected", {
-        state: "idle",
-        defining: ["You canceled the request to run", READY],
-        expect: { live_prompt: false },
-      });
-    },
-  },
-  {
-    name: "narration",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX, {
-        script: [{ kind: "text", text: NARRATION }],
-      });
-      await submit(ctx, s, "what does the approval prompt look like?");
-      await ctx.screen(s.pane, "narration", {
-        state: "idle",
-        defining: [PROMPT_Q, "Nothing is waiting", READY],
-        expect: { live_prompt: false, permission_prompt: false },
-      });
-    },
-  },
-  {
     name: "server-error",
     slow: true,
     async run(ctx) {
@@ -153,11 +44,7 @@ const scenarios: LabScenario[] = [
       await using s = await startOther(ctx, CODEX, { script: [err] });
       await submit(ctx, s, "summarise the notes");
       ctx.step("the stand-in answers every request with HTTP 500");
-      await ctx.screen(s.pane, "server-error-retrying", {
-        state: "busy",
-        defining: ["Reconnecting...", "esc to interrupt"],
-        stableMs: 0,
-      });
+      // The retrying screen is the table's (retrying); the final one only the lab records.
       await ctx.screen(s.pane, "server-error-final", {
         state: "idle",
         defining: ["■ We’re currently experiencing high demand", READY],
@@ -181,37 +68,6 @@ const scenarios: LabScenario[] = [
         state: "idle",
         defining: ["exceeded retry limit, last status: 429", READY],
         timeoutMs: 120_000,
-      });
-    },
-  },
-  {
-    name: "auth-failure",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX, {
-        script: [{ kind: "error", status: 401, error: "auth", times: 1000 }],
-      });
-      await submit(ctx, s, "summarise the notes");
-      ctx.step("the stand-in answers every request with HTTP 401 invalid_api_key");
-      await ctx.screen(s.pane, "auth-failure", {
-        state: "unavailable",
-        defining: ["■ unexpected status 401 Unauthorized", READY],
-        until: (p) => p.includes("■ unexpected status 401") && !p.includes("esc to interrupt"),
-        timeoutMs: 90_000,
-      });
-    },
-  },
-  {
-    name: "quota",
-    async run(ctx) {
-      await using s = await startOther(ctx, CODEX, {
-        script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
-      });
-      await submit(ctx, s, "summarise the notes");
-      ctx.step("the stand-in answers every request with HTTP 429 insufficient_quota");
-      await ctx.screen(s.pane, "quota-exceeded", {
-        state: "unavailable",
-        defining: ["Quota exceeded", READY],
-        timeoutMs: 60_000,
       });
     },
   },

@@ -7,9 +7,10 @@
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
 import { opencodeBash } from "../../../lib/scenarios/standins/chat_completions.ts";
-import { OPENCODE, press, sleep, startOther, submit } from "./others_common.ts";
+import { mainTurns, OPENCODE, press, sleep, startOther, submit } from "./others_common.ts";
 
 const READY = "ctrl+p commands";
+const QUOTA = "You exceeded your current quota";
 const CMD = "touch lab_marker.txt";
 const NARRATION = [
   "Here is how the permission request reads when I need to run something:",
@@ -160,6 +161,46 @@ const scenarios: LabScenario[] = [
         defining: ["Permission required", "Nothing is waiting", READY],
         until: (p) => p.includes("Nothing is waiting") && !p.includes("esc interrupt"),
         expect: { live_prompt: false, permission_prompt: false },
+      });
+    },
+  },
+  {
+    // Issue 14: on a quota error OpenCode retries with its own backoff and writes the error across
+    // the footer ("■■⬝⬝⬝⬝⬝⬝ You exceeded your current quota … [retrying in 13s attempt #5]"); at
+    // 120 columns the "esc interrupt" hint is cut off, so only the progress bar says busy.
+    name: "quota",
+    timeoutMs: 480_000,
+    async run(ctx) {
+      await using s = await startOther(ctx, OPENCODE, {
+        script: [{ kind: "error", status: 429, error: "quota", times: 1000, retryAfterS: null }],
+      });
+      await submit(ctx, s, "summarise the notes");
+      ctx.step(
+        "the stand-in answers every main request with HTTP 429 insufficient_quota and no " +
+          "retry-after header; wait for its 3rd retry",
+      );
+      await mainTurns(s, 4, 150_000);
+      await ctx.screen(s.pane, "quota-retrying", {
+        state: "busy",
+        defining: [QUOTA],
+        // Mid-countdown, so the capture after this poll still shows the same retry line.
+        until: (p) =>
+          p.includes(QUOTA) && /[■⬝]{6,8} ?You exceeded/u.test(p) &&
+          /retrying in (?:[4-9]|[1-9][0-9])s attempt #[3-9]/.test(p),
+        stableMs: 0,
+        timeoutMs: 60_000,
+        expect: { mid_response: true, cli_unavailable: null },
+      });
+      ctx.step("wait until it stops retrying (5 attempts with a growing backoff, about 80 s)");
+      await ctx.screen(s.pane, "quota-final", {
+        state: "unavailable",
+        defining: [QUOTA, READY],
+        until: (p) =>
+          p.includes(QUOTA) && p.includes(READY) && !/[■⬝]{6}/u.test(p) &&
+          !p.includes("esc interrupt"),
+        timeoutMs: 240_000,
+        stableMs: 2000,
+        expect: { mid_response: false },
       });
     },
   },

@@ -23,6 +23,7 @@ import { startResponsesStandin } from "../../../lib/scenarios/standins/openai_re
 import { startChatStandin } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
 import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
+import { seedCodex, seedGemini } from "../../../lib/scenarios/homes.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -85,31 +86,17 @@ export const CODEX: OtherCli = {
   ready: "? for shortcuts",
   args: ["-a", "on-request", "--no-daemon"],
   setup: [
-    'CODEX_HOME=<tmp>/codex-home with config.toml: model_provider "lab" (wire_api "responses", ' +
-    'base_url http://127.0.0.1:<port>/v1, env_key LAB_API_KEY), model "standin-model"',
+    'CODEX_HOME=<tmp>/codex-home with config.toml (lib/scenarios/homes.ts): model_provider "standin" ' +
+    '(wire_api "responses", base_url http://127.0.0.1:<port>/v1, env_key STANDIN_API_KEY), model "standin-model"',
     "argv: codex -a on-request --no-daemon (no background app-server daemon is left behind)",
     "the project folder is a git repository only in the folder-trust scenario",
   ],
   async seed({ home, project, api, firstRun }) {
-    const codexHome = `${home}/codex-home`;
-    await Deno.mkdir(codexHome, { recursive: true });
-    const trust = firstRun.trust ? "" : `\n[projects."${project}"]\ntrust_level = "trusted"\n`;
-    await Deno.writeTextFile(
-      `${codexHome}/config.toml`,
-      [
-        `model = "standin-model"`,
-        `model_provider = "lab"`,
-        ``,
-        `[model_providers.lab]`,
-        `name = "Lab stand-in"`,
-        `base_url = "${api}/v1"`,
-        `env_key = "LAB_API_KEY"`,
-        `wire_api = "responses"`,
-        trust,
-      ].join("\n"),
-    );
+    // The same throwaway CODEX_HOME drover verify uses; a git repository is what makes Codex ask
+    // the folder-trust question.
+    const env = await seedCodex({ home, project, api }, { trust: firstRun.trust });
     if (firstRun.trust) await gitInit(project);
-    return { ...OFFLINE_ENV, CODEX_HOME: codexHome, LAB_API_KEY: "sk-lab-0123456789" };
+    return env;
   },
 };
 
@@ -122,26 +109,12 @@ export const GEMINI: OtherCli = {
   ready: (p: string) => p.includes("Type your message") && !p.includes("Initializing"),
   args: [],
   setup: [
-    '$HOME/.gemini/settings.json: security.auth.selectedType "gemini-api-key", ' +
+    '$HOME/.gemini/settings.json (lib/scenarios/homes.ts): security.auth.selectedType "gemini-api-key", ' +
     "security.folderTrust.enabled (true only in the folder-trust scenario), general.enableAutoUpdate false",
     "GEMINI_API_KEY=<lab key>, GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:<port>",
   ],
-  async seed({ home, api, firstRun }) {
-    await writeJson(`${home}/.gemini/settings.json`, {
-      security: {
-        auth: { selectedType: "gemini-api-key" },
-        folderTrust: { enabled: !!firstRun.trust },
-      },
-      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      ui: { hideTips: false },
-    });
-    return {
-      ...OFFLINE_ENV,
-      GEMINI_API_KEY: "lab-key-0123456789",
-      GOOGLE_GEMINI_BASE_URL: api,
-    };
+  async seed({ home, project, api, firstRun }) {
+    return await seedGemini({ home, project, api }, { trust: firstRun.trust });
   },
 };
 

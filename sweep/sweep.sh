@@ -5,31 +5,34 @@
 # with `IFS=$'\t' read -r` and used only as a regex operand — never eval'd, never executed. This
 # file holds no marker of any CLI. The safety rules of `approve` are compiled here, mirroring
 # drover's own gate (DESIGN §6): orchestrator refusal, one claim per pane, a fresh capture that
-# re-confirms a live permission prompt, option 1 only, broad-grant refusal, dialog refusal, and
-# option 1 must be an affirmative one-time choice (never a rejection or a mode switch).
+# re-confirms a live permission prompt, option 1 only, broad-grant refusal, dialog refusal.
 #
 # Usage: sweep.sh [-L name | -S path] [--config FILE] [--cli NAME] [--session S] <command> [args]
 #   snapshot                 last lines of every pane of the session, with drover's verdicts
 #   capture <pane>           the capture sweep.sh judges (visible screen, wrapped lines joined)
 #   approve <pane>           answer option 1 of a live permission prompt, through the bash gate
-#   classify                 capture on stdin -> one verdict line
+#   approve-eval             capture on stdin (capture-pane -p -e -J) -> what approve would press
+#                            there, or its refusal (exit code as approve's); sends nothing
+#   classify [--allow P]...  capture on stdin (capture-pane -p -e -J) -> one verdict line: the
+#                            decision `drover drive --approve allowlist` takes, from drover itself
 #   detect-stuck             stuck shapes of every pane of the session, one report per dedup window
 #   stuck-eval <agent> [prompt-age-seconds]   capture on stdin -> stuck shape of one agent
 # <pane> is a tmux pane id (%12) or session:window.pane.
 #
 # Exit codes: 0 ok / approved; 2 usage; 3 drover or tmux missing / failed; 4 pane not found;
-# 5 format version mismatch between this script and drover;
+# 5 format version mismatch between this script and drover; 124 stopped by SWEEP_TIME_LIMIT;
 # approve refusals: 10 orchestrator, 11 claimed, 12 no live prompt, 13 dialog, 14 broad grant,
 # 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live,
-# 18 option 1 is not an affirmative one-time choice (a rejection such as "No", or a mode switch).
-# sweep.sh answers numbered options only: an un-numbered choice list is refused (18 when its first
-# choice is no one-time yes, else 15); `drover approve` confirms such a list with Enter.
+# 18 option 1 / the first choice is no one-time yes (a rejection such as "No", or a mode switch),
 # 19 the pane's window has synchronize-panes on, 20 the 1 landed in an input line (nothing more
 # sent).
 #
 # Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
 # state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
-# SWEEP_CONTEXT_BLOAT_K (250), SWEEP_CONTEXT_USED_PCT (90).
+# SWEEP_CONTEXT_BLOAT_K (250), SWEEP_CONTEXT_USED_PCT (90), SWEEP_TIME_LIMIT (120: seconds a
+# command may run before it is stopped with exit 124 — a backtracking profile pattern cannot wedge
+# a cron sweep), SWEEP_MEMORY_LIMIT_MB (512: the script's own address space, drover and tmux
+# excluded; a pattern bash cannot compile within it stops the command with exit 3).
 
 set -u
 export LC_ALL=C.UTF-8
@@ -39,6 +42,7 @@ shopt -s extglob nocasematch
 # (--format-version), so a script and a binary from different releases refuse each other loudly.
 readonly PROFILE_FORMAT_VERSION=2
 readonly PANES_FORMAT_VERSION=1
+readonly CLASSIFY_FORMAT_VERSION=1
 
 # The liveness windows and the decoration class are compiled constants of drover (DESIGN §5);
 # they arrive on the same __prompt-profile call (rows named _<constant>) and are checked here.
@@ -57,6 +61,7 @@ usage() {
   exit "${1:-2}"
 }
 
+ORIG_ARGS=("$@")
 TMUX_ARGS=()
 DROVER_ARGS=()
 CLI=""
@@ -111,7 +116,11 @@ need_tmux() {
 }
 
 drover_run() {
-  "$DROVER_BIN" "${DROVER_ARGS[@]}" "$@"
+  # drover is not held to this script's memory limit (see run_bounded): V8 reserves address space.
+  (
+    ulimit -S -v "$(ulimit -H -v)" 2>/dev/null
+    exec "$DROVER_BIN" "${DROVER_ARGS[@]}" "$@"
+  )
 }
 
 # drover_out ARGS... -> OUT (stdout), ERR (stderr), RC. stderr is kept apart so a warning can
@@ -179,9 +188,10 @@ load_profile() {
       die 5 "drover __prompt-profile gave no valid $k constant; drover and sweep.sh do not match"
   done
   [[ -n "${PROF["$cli|_decoration_class"]:-}" && -n "${PROF["$cli|_live_option_line"]:-}" &&
-    -n "${PROF["$cli|_shell_prompt_end"]:-}" ]] ||
-    die 5 "drover __prompt-profile gave no decoration/option/shell constants; drover and sweep.sh do not match"
+    -n "${PROF["$cli|_shell_prompt_end"]:-}" && -n "${PROF["$cli|_select_glyphs"]:-}" ]] ||
+    die 5 "drover __prompt-profile gave no decoration/option/shell/selection constants; drover and sweep.sh do not match"
   split_header_markers "$cli"
+  split_choice_markers "$cli"
   PROF_LOADED[$cli.]=1
 }
 
@@ -195,22 +205,9 @@ p() {
 # mid-sentence, "such as Bash(*)", is no tool call). The alternation is split at unescaped "|"
 # into PROF[cli|_inline_headers] and PROF[cli|_line_headers].
 split_header_markers() {
-  local cli=$1 ere alt="" c i inline=() line=() a
-  ere=$(p "$cli" command_header_markers)
-  local alts=()
-  for ((i = 0; i < ${#ere}; i++)); do
-    c=${ere:i:1}
-    if [[ "$c" == '\' ]]; then
-      alt+="$c${ere:i+1:1}"
-      i=$((i + 1))
-    elif [[ "$c" == '|' ]]; then
-      alts+=("$alt")
-      alt=""
-    else
-      alt+=$c
-    fi
-  done
-  [[ -n "$alt" ]] && alts+=("$alt")
+  local cli=$1 inline=() line=() a
+  split_alternation "$(p "$cli" command_header_markers)"
+  local alts=("${ALTS[@]}")
   for a in "${alts[@]}"; do
     if [[ "$a" == *'\(' ]]; then inline+=("$a"); else line+=("$a"); fi
   done
@@ -230,6 +227,48 @@ split_header_markers() {
   fi
 }
 
+# split_alternation ERE -> ALTS: the top-level alternatives of an ERE (split at unescaped "|").
+split_alternation() {
+  local ere=$1 alt="" c i
+  ALTS=()
+  for ((i = 0; i < ${#ere}; i++)); do
+    c=${ere:i:1}
+    if [[ "$c" == '\' ]]; then
+      alt+="$c${ere:i+1:1}"
+      i=$((i + 1))
+    elif [[ "$c" == '|' ]]; then
+      ALTS+=("$alt")
+      alt=""
+    else
+      alt+=$c
+    fi
+  done
+  [[ -n "$alt" ]] && ALTS+=("$alt")
+}
+
+# split_choice_markers CLI — choice_row_markers (an un-numbered choice row, e.g. OpenCode's) is an
+# alternation of escaped literals, in the order the row shows them. Unescaped, one
+# per element (as written; matched case-insensitively), into PROF[cli|_choice_<n>] and
+# PROF[cli|_choice_count].
+split_choice_markers() {
+  local cli=$1 a n=0 lit c i
+  split_alternation "$(p "$cli" choice_row_markers)"
+  for a in "${ALTS[@]}"; do
+    lit=""
+    for ((i = 0; i < ${#a}; i++)); do
+      c=${a:i:1}
+      if [[ "$c" == '\' ]]; then
+        i=$((i + 1))
+        c=${a:i:1}
+      fi
+      lit+=$c
+    done
+    PROF["$cli|_choice_$n"]=$lit
+    n=$((n + 1))
+  done
+  PROF["$cli|_choice_count"]=$n
+}
+
 # ---------------------------------------------------------------------------------------------
 # Text helpers (pure bash; no subshell per line).
 
@@ -237,7 +276,7 @@ split_header_markers() {
 # trailing whitespace dropped) and LEAD (what was stripped in front). Needs DECO_RE.
 strip_decoration() {
   local s=$1
-  if [[ $s =~ $DECO_RE ]]; then
+  if re_ok "$s" "$DECO_RE"; then
     LEAD=${BASH_REMATCH[0]}
     s=${s:${#LEAD}}
   else
@@ -249,7 +288,17 @@ strip_decoration() {
 # mi LINE ERE — marker lists: case-insensitive (nocasematch is on); an empty ERE never matches.
 mi() {
   [[ -n "$2" ]] || return 1
+  re_ok "$1" "$2"
+}
+
+# re_ok LINE ERE — [[ =~ ]] that fails closed: a pattern bash cannot compile or run (malformed, or
+# out of memory under SWEEP_MEMORY_LIMIT_MB) stops the command (exit 3) instead of reading as "no
+# match", which would let e.g. a broad-grant marker go unseen.
+re_ok() {
   [[ $1 =~ $2 ]]
+  local rc=$?
+  ((rc < 2)) || die 3 "bash cannot run a profile pattern (${2:0:80}…): malformed or too large for SWEEP_MEMORY_LIMIT_MB; check the profile with \`drover config check\`"
+  return $rc
 }
 
 # mp LINE ERE — pattern fields: matched as given (the ERE carries its own case rule).
@@ -257,24 +306,221 @@ mp() {
   [[ -n "$2" ]] || return 1
   local rc=1
   shopt -u nocasematch
-  [[ $1 =~ $2 ]] && rc=0
+  re_ok "$1" "$2" && rc=0
   shopt -s nocasematch
   return $rc
 }
 
-# Split a capture into NB (non-blank lines) and NBI (each one's line number on the screen).
-split_nb() {
-  local line i=0
-  NB=()
-  NBI=()
+# split_lines TEXT -> LINES (every line, \r dropped)
+split_lines() {
+  local line
+  LINES=()
   while IFS= read -r line || [[ -n "$line" ]]; do
-    line=${line//$'\r'/}
-    if [[ "$line" == *[![:space:]]* ]]; then
-      NB+=("$line")
+    LINES+=("${line//$'\r'/}")
+  done <<<"$1"
+}
+
+# Split a capture into NB (non-blank lines) and NBI (each one's line index in the capture).
+split_nb() {
+  local i
+  split_lines "$1"
+  NB=() NBI=()
+  for ((i = 0; i < ${#LINES[@]}; i++)); do
+    if [[ "${LINES[i]}" == *[![:space:]]* ]]; then
+      NB+=("${LINES[i]}")
       NBI+=("$i")
     fi
-    i=$((i + 1))
-  done <<<"$1"
+  done
+}
+
+# Escape sequences of a styled capture (capture-pane -e), as drover's detectors read them
+# (lib/detect/text.ts): SGR sets the style; any other sequence is skipped alone.
+readonly RE_SGR=$'^\e\\[([0-9;:]*)m'
+readonly RE_CSI=$'^\e\\[[0-?]*[ -/]*[@-~]'
+readonly RE_OSC=$'^\e[]][^\a\e]*(\a|\e\\\\)?'
+readonly RE_STR=$'^\e[P^_][^\e]*(\e\\\\)?'
+readonly RE_ESC2=$'^\e[@-Z\\-_]'
+
+# is_grey_fg FG — the foreground reads as grey/dim: palette 7/8, 237-250, or an unsaturated mid
+# RGB (mirrors isGreyFg in lib/detect/text.ts).
+is_grey_fg() {
+  local fg=$1
+  [[ "$fg" == p7 || "$fg" == p8 ]] && return 0
+  if [[ "$fg" =~ ^p([0-9]+)$ ]]; then
+    local n=$((10#${BASH_REMATCH[1]}))
+    ((n >= 237 && n <= 250))
+    return
+  fi
+  if [[ "$fg" =~ ^rgb\(([0-9]+),([0-9]+),([0-9]+)\)$ ]]; then
+    local r=$((10#${BASH_REMATCH[1]})) g=$((10#${BASH_REMATCH[2]})) b=$((10#${BASH_REMATCH[3]}))
+    local hi=$r lo=$r
+    ((g > hi)) && hi=$g
+    ((b > hi)) && hi=$b
+    ((g < lo)) && lo=$g
+    ((b < lo)) && lo=$b
+    ((hi - lo <= 24 && r >= 90 && r <= 190))
+    return
+  fi
+  return 1
+}
+
+# num X — a parameter as JS Number(x) || 0 reads it.
+num() {
+  if [[ "$1" =~ ^[0-9]{1,9}$ ]]; then NUM=$((10#$1)); else NUM=0; fi
+}
+
+# sgr_walk LINE -> SW_TEXT (the visible text) and its runs of equally styled text: SW_AT[k] (the
+# column run k starts at), SW_RUN[k] (its text), SW_BRIGHT[k] (1: neither dim nor a grey
+# foreground, or inverse — how a TUI draws the selected choice).
+sgr_walk() {
+  local rest=$1 dim=0 inv=0 fg=d chunk k
+  local -a ps
+  SW_TEXT="" SW_AT=() SW_RUN=() SW_BRIGHT=()
+  shopt -u nocasematch
+  while [[ -n "$rest" ]]; do
+    if [[ "$rest" != $'\e'* ]]; then
+      chunk=${rest%%$'\e'*}
+      SW_AT+=("${#SW_TEXT}")
+      SW_RUN+=("$chunk")
+      if ((!dim)) && { ((inv)) || ! is_grey_fg "$fg"; }; then SW_BRIGHT+=(1); else SW_BRIGHT+=(0); fi
+      SW_TEXT+=$chunk
+      rest=${rest:${#chunk}}
+    elif [[ "$rest" =~ $RE_SGR ]] && ((${#BASH_REMATCH[0]} <= 64)); then
+      rest=${rest:${#BASH_REMATCH[0]}}
+      IFS=';:' read -r -a ps <<<"${BASH_REMATCH[1]}"
+      ((${#ps[@]} > 0)) || ps=(0)
+      for ((k = 0; k < ${#ps[@]}; k++)); do
+        num "${ps[k]}"
+        case $NUM in
+        0) dim=0 inv=0 fg=d ;;
+        2) dim=1 ;;
+        22) dim=0 ;;
+        7) inv=1 ;;
+        27) inv=0 ;;
+        3[0-7]) fg=p$((NUM - 30)) ;;
+        9[0-7]) fg=p$((NUM - 90 + 8)) ;;
+        39) fg=d ;;
+        38 | 48)
+          local kind=$NUM sub
+          num "${ps[k + 1]:-}"
+          sub=$NUM
+          if ((sub == 5)); then
+            if ((kind == 38)); then
+              num "${ps[k + 2]:-}"
+              fg=p$NUM
+            fi
+            k=$((k + 2))
+          elif ((sub == 2)); then
+            if ((kind == 38)); then
+              local r g b
+              num "${ps[k + 2]:-}"
+              r=$NUM
+              num "${ps[k + 3]:-}"
+              g=$NUM
+              num "${ps[k + 4]:-}"
+              b=$NUM
+              fg="rgb($r,$g,$b)"
+            fi
+            k=$((k + 4))
+          fi
+          ;;
+        esac
+      done
+    elif [[ "$rest" =~ $RE_CSI || "$rest" =~ $RE_OSC || "$rest" =~ $RE_STR || "$rest" =~ $RE_ESC2 ]]; then
+      rest=${rest:${#BASH_REMATCH[0]}}
+    else
+      rest=${rest:1}
+    fi
+  done
+  shopt -s nocasematch
+}
+
+# plain_of TEXT -> PLAIN: a styled capture without its escape sequences (what capture-pane -p shows).
+plain_of() {
+  local line out=()
+  split_lines "$1"
+  for line in "${LINES[@]}"; do
+    if [[ "$line" == *$'\e'* ]]; then
+      sgr_walk "$line"
+      out+=("$SW_TEXT")
+    else
+      out+=("$line")
+    fi
+  done
+  PLAIN=$(printf '%s\n' "${out[@]}")
+}
+
+# styled_line I -> walks (sgr_walk) the styled form of plain line I: the same line when the two
+# captures line up, else the lowest styled line with the same text (as drover's styledLine).
+# Returns 1 when there is none. Needs LINES (plain) and SLINES (styled).
+styled_line() {
+  local i=$1 want k n=${#SLINES[@]}
+  want=${LINES[i]%%+([[:space:]])}
+  if ((n == ${#LINES[@]})); then
+    sgr_walk "${SLINES[i]}"
+    [[ "${SW_TEXT%%+([[:space:]])}" == "$want" ]] && return 0
+  fi
+  for ((k = n - 1; k >= 0; k--)); do
+    sgr_walk "${SLINES[k]}"
+    [[ "${SW_TEXT%%+([[:space:]])}" == "$want" ]] && return 0
+  done
+  return 1
+}
+
+# choice_bright C0 C1 — every visible character of columns [C0, C1) of the walked line is bright,
+# and there is one.
+choice_bright() {
+  local c0=$1 c1=$2 k s e a b seen=0 part
+  for ((k = 0; k < ${#SW_AT[@]}; k++)); do
+    s=${SW_AT[k]}
+    e=$((s + ${#SW_RUN[k]}))
+    ((e <= c0 || s >= c1)) && continue
+    a=$((s > c0 ? s : c0))
+    b=$((e < c1 ? e : c1))
+    part=${SW_RUN[k]:a-s:b-a}
+    [[ "$part" == *[![:space:]]* ]] || continue
+    seen=1
+    ((SW_BRIGHT[k])) || return 1
+  done
+  ((seen))
+}
+
+# choice_row CLI RS RE -> CHOICE (0/1: a choice row in NB[RS..RE]), CHOICE1 (its first choice),
+# CHOICE1_SEL (0/1: the first choice is the one selected): the lowest line carrying every
+# choice_row_markers entry in order; selected = the only choice drawn bright in the styled capture.
+choice_row() {
+  local cli=$1 rs=$2 re=$3 k n count low from at m rest pre cols bright
+  CHOICE=0 CHOICE1="" CHOICE1_SEL=0
+  count=${PROF["$cli|_choice_count"]:-0}
+  ((count > 0)) || return 0
+  for ((k = re; k >= rs; k--)); do
+    low=${NB[k],,}
+    cols=() from=0
+    for ((n = 0; n < count; n++)); do
+      m=${PROF["$cli|_choice_$n"],,}
+      rest=${low:from}
+      pre=${rest%%"$m"*}
+      [[ "$pre" == "$rest" ]] && break
+      at=$((from + ${#pre}))
+      cols+=("$at")
+      from=$((at + ${#m}))
+    done
+    ((${#cols[@]} == count)) || continue
+    CHOICE=1
+    # The text as the profile spells it (drover reports the marker, not the screen's case).
+    CHOICE1=${PROF["$cli|_choice_0"]}
+    ((${#SLINES[@]} > 0)) || return 0
+    styled_line "${NBI[k]}" || return 0
+    bright=()
+    for ((n = 0; n < count; n++)); do
+      m=${PROF["$cli|_choice_$n"]}
+      if choice_bright "${cols[n]}" $((cols[n] + ${#m})); then bright+=(1); else bright+=(0); fi
+    done
+    local lit=0
+    for m in "${bright[@]}"; do ((m)) && lit=$((lit + 1)); done
+    ((lit == 1 && bright[0] == 1)) && CHOICE1_SEL=1
+    return 0
+  done
 }
 
 # is_rule LINE — a horizontal rule (only ─-like glyphs, at least 3), as TUIs draw around input.
@@ -283,6 +529,8 @@ is_rule() {
   t=${t%%+([[:space:]])}
   ((${#t} >= 3)) && [[ $t =~ ^[─━═╌┄-]+$ && $t =~ [─━═╌┄] ]]
 }
+
+# is_full_rule LINE — a solid ─ rule: the top of a modal, as drover's modalTop reads it.
 is_full_rule() {
   local t=${1##+([[:space:]])}
   t=${t%%+([[:space:]])}
@@ -296,11 +544,69 @@ begins_with() {
   [[ $t =~ ^($2)([^[:alnum:]]|$) ]]
 }
 
+# column_entry K — NB[K] continues the choice column COL_* describes (same text column, no glyph).
+column_entry() {
+  local k=$1 l lead
+  ((k > COL_TOP && k <= COL_END)) || return 1
+  l=${NB[k]}
+  is_rule "$l" && return 1
+  option_at "$l" && return 1
+  [[ "$l" == *["$COL_SEL"]* ]] && return 1
+  lead=${l%%[![:space:]]*}
+  ((${#lead} == COL_COL))
+}
+
+# choice_column TOP END SEL — an un-numbered choice list in the modal (below NB index TOP, up to
+# END), as drover's choiceColumnOf reads it: the lowest line "❯ text" (not a numbered option),
+# and the lines right above and below whose text starts in the same column. Two entries at
+# least: sets CHOICE=1, CHOICE1 (the first entry), CHOICE1_SEL and COLUMN=1.
+choice_column() {
+  local i j first n text re
+  COL_TOP=$1 COL_END=$2 COL_SEL=$3
+  re="^([[:space:]]*)([$COL_SEL])([[:space:]]+)([^[:space:]].*)$"
+  for ((i = COL_END; i > COL_TOP; i--)); do
+    [[ ${NB[i]} =~ $re ]] || continue
+    COL_COL=$((${#BASH_REMATCH[1]} + 1 + ${#BASH_REMATCH[3]}))
+    text=${BASH_REMATCH[4]}
+    option_at "${NB[i]}" && continue
+    first=$i n=1
+    for ((j = i - 1; n < 8 && j >= 0; j--)); do
+      ((NBI[j] == NBI[j + 1] - 1)) && column_entry "$j" || break
+      first=$j n=$((n + 1))
+    done
+    for ((j = i + 1; n < 8; j++)); do
+      ((j <= COL_END && NBI[j] == NBI[j - 1] + 1)) && column_entry "$j" || break
+      n=$((n + 1))
+    done
+    ((n >= 2)) || return 0
+    CHOICE=1 COLUMN=1
+    if ((first == i)); then
+      CHOICE1=$text CHOICE1_SEL=1
+    else
+      strip_decoration "${NB[first]}"
+      CHOICE1=$STRIPPED CHOICE1_SEL=0
+    fi
+    CHOICE1=${CHOICE1%%+([[:space:]│┃║])}
+    return 0
+  done
+}
+
+# not_affirmative TEXT — option 1's wording is no one-time yes: it begins with a rejection,
+# names a mode switch, or begins with no wording every gate list calls affirmative (the shipped
+# profiles' wordings always count; the CLI's profile only adds refusals or narrows the yes).
+not_affirmative() {
+  begins_with "$1" "$GATE_REJECTION" || mi "$1" "$GATE_MODE_SWITCH" ||
+    ! begins_with "$1" "$GATE_AFFIRMATIVE" || ! begins_with "$1" "$GATE_AFFIRMATIVE_OWN"
+}
+
 # ---------------------------------------------------------------------------------------------
 # The gate, mirroring drover's detectors (lib/detect/) line for line where it matters:
-# analyze CLI CAPTURE sets
-#   LIVE (0/1), PERM (0/1), OPT1 (text of option 1, "" when none), OPT1_SEL (0/1),
-#   BROAD1 (0/1: option 1 carries the broad-grant marker), FP (fingerprint of the prompt).
+# analyze CLI CAPTURE [STYLED] sets
+#   LIVE (0/1), PERM (0/1), NUMBERED (0/1: numbered options on the prompt),
+#   OPT1 (text of option 1, "" when none), OPT1_SEL (0/1),
+#   BROAD1 (0/1: option 1 carries the broad-grant marker), FP (fingerprint of the prompt),
+#   CHOICE, CHOICE1, CHOICE1_SEL (an un-numbered choice row; see choice_row).
+# STYLED is the capture-pane -e form of the same screen (needed to see a selected choice).
 
 # option_at LINE — a numbered option line (option_line_pattern on the stripped line).
 option_at() {
@@ -342,7 +648,7 @@ input_box() {
       inner=${t#│}
       inner=${inner%%+([[:space:]│])}
       inner=${inner##+([[:space:]])}
-      [[ $inner =~ $sig_re ]] || continue
+      re_ok "$inner" "$sig_re" || continue
       rest=${inner:${#BASH_REMATCH[0]}}
       rest=${rest##+([[:space:]])}
       mp "$rest" "$OPT_RE" && continue
@@ -351,7 +657,7 @@ input_box() {
       box_text "$cli" "$rest"
       return 0
     fi
-    [[ $t =~ $sig_re ]] || continue
+    re_ok "$t" "$sig_re" || continue
     # Open form: a rule directly above, and the first rule below closes it (within 31 lines).
     ((i > 0)) && is_rule "${NB[i - 1]}" || continue
     for ((j = i + 1; j < n; j++)); do is_rule "${NB[j]}" && break; done
@@ -388,7 +694,7 @@ ones_in_box() {
 # shell_prompt_end LINE — the line ends in a shell prompt sigil (a digit before "%" is a percentage).
 shell_prompt_end() {
   local t=${1%%+([[:space:]])} re=${PROF["$CUR_CLI|_shell_prompt_end"]}
-  [[ $t =~ $re ]] || return 1
+  re_ok "$t" "$re" || return 1
   [[ $t =~ [0-9]%$ ]] && return 1
   return 0
 }
@@ -413,7 +719,7 @@ contradicted() {
 }
 
 analyze() {
-  local cli=$1 cap=$2
+  local cli=$1 cap=$2 sty=${3:-}
   load_profile "$cli"
   DECO_RE="^$(p "$cli" _decoration_class)+"
   OPT_RE=$(p "$cli" option_line_pattern)
@@ -425,17 +731,23 @@ analyze() {
   file_re=$(p "$cli" file_prompt_pattern)
   # The gate's own wordings: the shipped profiles' plus this CLI's additions (never fewer).
   broad_re=$(p "$cli" _gate_broad_grant)
-  BROAD_RE=$broad_re
+  GATE_BROAD=$broad_re
   GATE_REJECTION=$(p "$cli" _gate_rejection)
   GATE_MODE_SWITCH=$(p "$cli" _gate_mode_switch)
   GATE_AFFIRMATIVE=$(p "$cli" _gate_affirmative)
   GATE_AFFIRMATIVE_OWN=$(p "$cli" _gate_affirmative_own)
   local tail=${PROF["$cli|_live_tail"]} block=${PROF["$cli|_live_block"]}
   local max_below=${PROF["$cli|_shifted_max_below"]} above=${PROF["$cli|_shifted_option_above"]}
+  SLINES=()
+  if [[ -n "$sty" ]]; then
+    split_lines "$sty"
+    SLINES=("${LINES[@]}")
+  fi
   split_nb "$cap"
   CUR_CLI=$cli
-  local n=${#NB[@]} i j k x
-  LIVE=0 PERM=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP="" COLUMN=0
+  local n=${#NB[@]} i j k x sel=${PROF["$cli|_select_glyphs"]}
+  LIVE=0 PERM=0 NUMBERED=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP="" CHOICE=0 CHOICE1="" CHOICE1_SEL=0
+  COLUMN=0
   local rs=0 re=$((n - 1)) anchor=-1
   ((n == 0)) && return 0
   # Typed text is not screen state: the windows run on the lines outside the input line (L).
@@ -468,7 +780,7 @@ analyze() {
     ((lowest < 0)) && lowest=0
     for ((k = m - 1; k >= lowest && !LIVE; k--)); do
       strip_decoration "${NB[L[k]]}"
-      [[ -n "$live_re" ]] && [[ $STRIPPED =~ $starts ]] || continue
+      [[ -n "$live_re" ]] && re_ok "$STRIPPED" "$starts" || continue
       for ((j = (k - above > 0 ? k - above : 0); j < k; j++)); do
         if option_at "${NB[L[j]]}"; then
           LIVE=1 re=${L[k]} anchor=${L[k]}
@@ -485,6 +797,7 @@ analyze() {
     LIVE=0
     return 0
   fi
+  ((LIVE)) || return 0
   # The modal starts at the nearest solid rule above its end; only the modal is approval-shaped
   # (the turn's "● Bash(…)" line above a notice never makes the notice a permission prompt).
   local top=-1 ms
@@ -517,85 +830,62 @@ analyze() {
     m0=${BASH_REMATCH[0]}
     [[ $m0 =~ [0-9]+ ]] || continue
     num=$((10#${BASH_REMATCH[0]}))
+    ((num > 0)) && NUMBERED=1
     ((num == 1)) || continue
     text=${STRIPPED#*"$m0"}
     text=${text%%+([[:space:]│┃║])}
     OPT1=${text##+([[:space:]])}
     [[ -n "$OPT1" ]] || OPT1=" "
-    if [[ "$LEAD" == *❯* || "$LEAD" == *›* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
+    if [[ "$LEAD" == *["$sel"]* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
     if mi "$OPT1" "$broad_re"; then BROAD1=1; else BROAD1=0; fi
   done
-  [[ -z "$OPT1" ]] && choice_column "$top" "$re"
   # Selection moves between captures; the fingerprint must not.
-  FP=${FP//❯/}
-  FP=${FP//›/}
-}
-
-# column_entry K — NB[K] continues the choice column COL_* describes (same text column, no glyph).
-column_entry() {
-  local k=$1 l lead
-  ((k > COL_TOP && k <= COL_END)) || return 1
-  l=${NB[k]}
-  is_rule "$l" && return 1
-  option_at "$l" && return 1
-  [[ "$l" == *❯* || "$l" == *›* ]] && return 1
-  lead=${l%%[![:space:]]*}
-  ((${#lead} == COL_COL))
-}
-
-# choice_column TOP END — an un-numbered choice list in the modal (below NB index TOP, up to
-# END), as drover's choiceColumnOf reads it: the lowest line "❯ text" (not a numbered option),
-# and the lines right above and below whose text starts in the same column. Sets COLUMN=1, OPT1
-# (the first choice) and OPT1_SEL when it has two entries or more.
-choice_column() {
-  local i j first n text
-  COL_TOP=$1 COL_END=$2
-  for ((i = COL_END; i > COL_TOP; i--)); do
-    [[ ${NB[i]} =~ ^([[:space:]]*)(❯|›)([[:space:]]+)([^[:space:]].*)$ ]] || continue
-    COL_COL=$((${#BASH_REMATCH[1]} + 1 + ${#BASH_REMATCH[3]}))
-    text=${BASH_REMATCH[4]}
-    option_at "${NB[i]}" && continue
-    first=$i n=1
-    for ((j = i - 1; n < 8 && j >= 0; j--)); do
-      ((NBI[j] == NBI[j + 1] - 1)) && column_entry "$j" || break
-      first=$j n=$((n + 1))
-    done
-    for ((j = i + 1; n < 8; j++)); do
-      ((j <= COL_END && NBI[j] == NBI[j - 1] + 1)) && column_entry "$j" || break
-      n=$((n + 1))
-    done
-    ((n >= 2)) || return 0
-    COLUMN=1
-    if ((first == i)); then
-      OPT1=$text OPT1_SEL=1
-    else
-      strip_decoration "${NB[first]}"
-      OPT1=$STRIPPED OPT1_SEL=0
-    fi
-    OPT1=${OPT1%%+([[:space:]│┃║])}
-    if mi "$OPT1" "$BROAD_RE"; then BROAD1=1; else BROAD1=0; fi
-    return 0
-  done
+  FP=${FP//["$sel"]/}
+  # No numbered option: an un-numbered column (read from its shape, like drover's) or else a
+  # choice row the profile describes (both confirmed with Enter) may stand for option 1.
+  if ((!NUMBERED)); then
+    choice_column "$top" "$re" "$sel"
+    ((COLUMN)) || choice_row "$cli" "$rs" "$re"
+  fi
 }
 
 # verdict: the gate's decision for the analyzed capture -> VERDICT, REASON_CODE, REASON
+# (KEY: the key that answers option 1 — "1", or Enter on a choice row; CHOSEN: option 1's text.)
 verdict() {
+  KEY="" CHOSEN=""
   if ((!LIVE)); then
     VERDICT=refuse REASON_CODE=12 REASON="no-live-prompt"
   elif ((!PERM)); then
     VERDICT=refuse REASON_CODE=13 REASON="dialog"
-  elif [[ -z "$OPT1" ]]; then
-    VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
-  elif ((BROAD1)); then
-    VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
-  elif begins_with "$OPT1" "$GATE_REJECTION" || mi "$OPT1" "$GATE_MODE_SWITCH" ||
-    ! begins_with "$OPT1" "$GATE_AFFIRMATIVE" || ! begins_with "$OPT1" "$GATE_AFFIRMATIVE_OWN"; then
-    VERDICT=refuse REASON_CODE=18 REASON="not-affirmative"
-  elif ((COLUMN)); then
-    VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
+  elif ((NUMBERED)); then
+    if [[ -z "$OPT1" ]]; then
+      VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
+    elif ((BROAD1)); then
+      VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
+    elif not_affirmative "$OPT1"; then
+      VERDICT=refuse REASON_CODE=18 REASON="not-affirmative"
+    else
+      VERDICT=approve REASON_CODE=0 REASON="option 1" KEY=1 CHOSEN=$OPT1
+    fi
+  elif ((CHOICE)); then
+    if mi "$CHOICE1" "$GATE_BROAD"; then
+      VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
+    elif not_affirmative "$CHOICE1"; then
+      VERDICT=refuse REASON_CODE=18 REASON="not-affirmative"
+    elif ((!CHOICE1_SEL)); then
+      # Enter confirms whatever is selected: only when the first choice shows selected.
+      VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
+    else
+      VERDICT=approve REASON_CODE=0 REASON="option 1" KEY=Enter CHOSEN=$CHOICE1
+    fi
   else
-    VERDICT=approve REASON_CODE=0 REASON="option 1"
+    VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
   fi
+}
+
+# selected_now — option 1 (the numbered one, or the first choice of the row) shows selected.
+selected_now() {
+  if ((NUMBERED)); then ((OPT1_SEL)); else ((CHOICE && CHOICE1_SEL)); fi
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -628,9 +918,16 @@ synchronized() {
   [[ $'\n'$out$'\n' == *$'\n'1$'\n'* || -z "$out" ]]
 }
 
-# capture_pane PANE_ID -> CAP (visible screen, wrapped lines joined: what drover judges)
+# capture_pane PANE_ID -> CAP (visible screen, wrapped lines joined: what drover judges) and CAPS
+# (the same screen styled, -e), both from ONE tmux call, split at a separator no screen can forge.
 capture_pane() {
-  CAP=$(t capture-pane -p -J -t "$1" 2>/dev/null) || return 1
+  local sep out
+  sep="drover-sweep-$$-$RANDOM$RANDOM$RANDOM-$(date +%s%N)"
+  out=$(t capture-pane -p -J -t "$1" \; display-message -p "$sep" \; capture-pane -p -e -J -t "$1" 2>/dev/null) ||
+    return 1
+  [[ "$out" == *$'\n'"$sep"$'\n'* ]] || return 1
+  CAP=${out%%$'\n'"$sep"$'\n'*}
+  CAPS=${out#*$'\n'"$sep"$'\n'}
 }
 
 # pane_row PANE_ID SESSION -> ROW_ROLE ROW_CLI ROW_STATE (from drover's own inventory)
@@ -735,20 +1032,82 @@ cmd_capture() {
   printf '%s\n' "$CAP"
 }
 
+# classify [--allow PREFIX]... — the capture on stdin judged by drover itself (`drover __classify`):
+# the decision `drover drive --approve allowlist` takes for an agent pane, danger rules, allowlist,
+# option choice and the approve gate's refusals included. This script adds no rule of its own; it
+# only words the binary's one line.
 cmd_classify() {
-  (($# == 0)) || usage
-  local cap
-  cap=$(cat)
-  analyze "$CLI" "$cap"
-  verdict
-  case "$REASON" in
-  "no-live-prompt") printf 'no-op (not live)\n' ;;
-  "dialog") printf 'refuse (dialog: not a permission prompt)\n' ;;
-  "no-option-1") printf 'refuse (no option 1)\n' ;;
-  "broad-grant") printf 'refuse (broad grant on option 1)\n' ;;
-  "not-affirmative") printf 'refuse (not affirmative: option 1 is no one-time yes)\n' ;;
-  *) printf 'approve option=1\n' ;;
+  local allow=()
+  while (($# > 0)); do
+    case "$1" in
+    --allow)
+      (($# >= 2)) || usage
+      allow+=("$2")
+      shift 2
+      ;;
+    *) usage ;;
+    esac
+  done
+  need_drover
+  local args=(__classify --format-version "$CLASSIFY_FORMAT_VERSION") a
+  [[ -n "$CLI" ]] && args+=(--cli "$CLI")
+  for a in "${allow[@]}"; do args+=(--allow "$a"); done
+  drover_out "${args[@]}"
+  if ((RC != 0)); then
+    [[ "$ERR" == *FORMAT_MISMATCH* ]] && die 5 "drover refused this script: ${ERR//$'\n'/ }"
+    die 3 "drover __classify failed (exit $RC): ${ERR//$'\n'/ }"
+  fi
+  local tag verb reason option key rule detail
+  IFS=$'\t' read -r tag verb reason option key rule detail <<<"$OUT"
+  if [[ "$tag" != "drover-classify/$CLASSIFY_FORMAT_VERSION" ]]; then
+    [[ "$tag" =~ ^drover-classify/([0-9]{1,4})$ ]] &&
+      die 5 "classify format version mismatch: drover __classify prints format ${BASH_REMATCH[1]}, this sweep.sh reads format $CLASSIFY_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+    die 5 "drover __classify printed no format version (this sweep.sh reads format $CLASSIFY_FORMAT_VERSION); drover and sweep.sh are from different releases — use the script from \`drover sweep-script\`"
+  fi
+  case "$verb|$reason" in
+  approve\|allowlisted)
+    [[ "$option" =~ ^[0-9]+$ && "$key" =~ ^(1|Enter)$ ]] ||
+      die 5 "drover __classify gave no option/key for an approval; drover and sweep.sh do not match"
+    if [[ "$key" == "$option" ]]; then
+      printf 'approve option=%s (allow: %s)\n' "$option" "$detail"
+    else
+      printf 'approve option=%s key=%s (allow: %s)\n' "$option" "$key" "$detail"
+    fi
+    ;;
+  escalate\|danger) printf 'escalate (danger: %s)\n' "$rule" ;;
+  escalate\|not-allowlisted) printf 'escalate (not allowlisted)\n' ;;
+  escalate\|cli-unavailable) printf 'escalate (cli unavailable)\n' ;;
+  refuse\|dialog) printf 'refuse (dialog: not a permission prompt)\n' ;;
+  refuse\|no-option-1) printf 'refuse (no option 1)\n' ;;
+  refuse\|broad-grant) printf 'refuse (broad grant on option 1)\n' ;;
+  refuse\|not-affirmative) printf 'refuse (not affirmative: option 1 is no one-time yes)\n' ;;
+  no-op\|*) printf 'no-op (not live)\n' ;;
+  escalate\|* | refuse\|*) printf '%s (%s)\n' "$verb" "$reason" ;;
+  *) die 5 "drover __classify printed an unknown verdict \"$verb $reason\"; drover and sweep.sh do not match" ;;
   esac
+}
+
+# approve-eval — the capture on stdin (capture-pane -p -e -J; a plain one shows no selection)
+# through approve's own gate: what `approve` would press, or why it refuses (its exit code).
+# Sends nothing and takes no claim; orchestrator and claim checks need a pane (use approve).
+cmd_approve_eval() {
+  (($# == 0)) || usage
+  local input
+  input=$(cat)
+  load_profile "$CLI"
+  if [[ "$input" == *$'\e'* ]]; then
+    plain_of "$input"
+    analyze "$CLI" "$PLAIN" "$input"
+  else
+    analyze "$CLI" "$input"
+  fi
+  verdict
+  if [[ "$VERDICT" == approve ]]; then
+    printf 'would press %s (option 1: %s)\n' "$KEY" "$CHOSEN"
+    return 0
+  fi
+  printf 'refuse (%s)\n' "$REASON"
+  exit "$REASON_CODE"
 }
 
 refuse() {
@@ -785,31 +1144,32 @@ cmd_approve() {
   fi
   trap release_claim EXIT
   capture_pane "$pane" || REFUSE_DETAIL="pane vanished" refuse 4 "not found"
-  analyze "$cli" "$CAP"
+  analyze "$cli" "$CAP" "$CAPS"
   verdict
   if [[ "$VERDICT" != approve ]]; then
     REFUSE_DETAIL="the fresh capture shows no approvable prompt" refuse "$REASON_CODE" "$REASON"
   fi
-  local fp=$FP
+  local fp=$FP key=$KEY
   # The key goes out on this capture's word only: re-capture right before the send.
   capture_pane "$pane" || REFUSE_DETAIL="pane vanished" refuse 4 "not found"
-  analyze "$cli" "$CAP"
+  analyze "$cli" "$CAP" "$CAPS"
   verdict
-  if [[ "$VERDICT" != approve || "$FP" != "$fp" ]]; then
+  if [[ "$VERDICT" != approve || "$FP" != "$fp" || "$KEY" != "$key" ]]; then
     REFUSE_DETAIL="the prompt changed or cleared before the send" refuse 16 prompt-changed
   fi
-  local opt1_text=$OPT1
+  local opt1_text=$CHOSEN
   ones_in_box
   local ones_before=$ONES
   synchronized "$pane" && REFUSE_DETAIL=$no_sync refuse 19 synchronized
-  t send-keys -t "$pane" 1 || die 3 "tmux send-keys failed"
-  local sent="1" i same pass stray=0
+  # Exactly one key: the digit 1, or Enter on a choice row whose first choice shows selected.
+  t send-keys -t "$pane" "$key" || die 3 "tmux send-keys failed"
+  local sent=$key i same pass stray=0
   for pass in 1 2; do
     same=0
     for ((i = 0; i < 30; i++)); do
       sleep 0.1
       capture_pane "$pane" || break
-      analyze "$cli" "$CAP"
+      analyze "$cli" "$CAP" "$CAPS"
       same=0
       ((LIVE && PERM)) && [[ "$FP" == "$fp" ]] && same=1
       ones_in_box
@@ -819,14 +1179,14 @@ cmd_approve() {
     if ((stray)); then
       # The gate was wrong: the digit went into an input line. Nothing more is sent.
       release_claim
-      printf 'key-in-input pane %s: sent 1 and a "1" showed up in the input line; nothing more sent (clear it by hand)\n' "$pane"
+      printf 'key-in-input pane %s: sent %s and a "1" showed up in the input line; nothing more sent (clear it by hand)\n' "$pane" "$key"
       exit 20
     fi
     # The one Enter is earned: the same live prompt, option 1 selected, no digit in an input line.
-    if ((same && pass == 1 && OPT1_SEL)); then
+    if ((same && pass == 1)) && selected_now; then
       if synchronized "$pane"; then
         release_claim
-        printf 'refused pane %s (synchronized): sent 1, then %s; no Enter sent\n' "$pane" "$no_sync"
+        printf 'refused pane %s (synchronized): sent %s, then %s; no Enter sent\n' "$pane" "$key" "$no_sync"
         exit 19
       fi
       t send-keys -t "$pane" Enter || die 3 "tmux send-keys failed"
@@ -954,7 +1314,14 @@ cmd_stuck_eval() {
   (($# >= 1 && $# <= 2)) || usage
   local age=${2:-0}
   [[ "$age" =~ ^[0-9]+$ ]] || die 2 "prompt age must be whole seconds (got \"$age\")"
-  stuck_eval "$CLI" "$1" "$age" "$(cat)"
+  local input
+  input=$(cat)
+  if [[ "$input" == *$'\e'* ]]; then
+    load_profile "$CLI"
+    plain_of "$input"
+    input=$PLAIN
+  fi
+  stuck_eval "$CLI" "$1" "$age" "$input"
 }
 
 # prompt_age AGENT FINGERPRINT -> AGE (seconds this prompt has been seen live; records first sight)
@@ -1065,14 +1432,69 @@ cmd_detect_stuck() {
   done
 }
 
+# ---------------------------------------------------------------------------------------------
+# Time budget. Every regex this script runs comes from drover, which validates each pattern before
+# it exports it (`__prompt-profile` refuses a configuration it rejects). Bash's POSIX regex engine
+# has no time limit of its own, though, and a pattern that backtracks without end must never wedge
+# a cron sweep: so each command runs in a child process under a watchdog. Past SWEEP_TIME_LIMIT
+# seconds (default 120) the child is killed and sweep.sh exits 124, saying so.
+run_bounded() {
+  local limit=${SWEEP_TIME_LIMIT:-120} child dog rc ds
+  [[ "$limit" =~ ^[1-9][0-9]{0,5}$ ]] ||
+    die 2 "SWEEP_TIME_LIMIT must be a whole number of seconds >= 1 (got \"$limit\")"
+  [[ "${SWEEP_MEMORY_LIMIT_MB:-512}" =~ ^[1-9][0-9]{1,6}$ ]] ||
+    die 2 "SWEEP_MEMORY_LIMIT_MB must be a whole number of MiB >= 10 (got \"${SWEEP_MEMORY_LIMIT_MB:-}\")"
+  if [[ -t 0 ]]; then
+    case "$1" in
+    classify | approve-eval | stuck-eval)
+      die 2 "$1 reads a capture on stdin: pipe one (tmux capture-pane -p -e -J -t PANE | sweep.sh $1)"
+      ;;
+    esac
+  fi
+  # Its own process group (set -m), so the watchdog stops everything the command started.
+  set -m
+  _SWEEP_WATCHED=1 "$BASH" "${BASH_SOURCE[0]}" "${ORIG_ARGS[@]}" <&0 &
+  child=$!
+  set +m
+  (
+    trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+    sleep "$limit" &
+    nap=$!
+    wait "$nap"
+    # From here on the verdict stands: a late "stop" from the parent must not turn it into 0.
+    trap '' TERM
+    kill -KILL -- "-$child" 2>/dev/null && exit 99
+    exit 0
+  ) &
+  dog=$!
+  trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT HUP
+  wait "$child" 2>/dev/null
+  rc=$?
+  kill -TERM "$dog" 2>/dev/null
+  wait "$dog"
+  ds=$?
+  if ((ds == 99)); then
+    printf 'sweep.sh: %s stopped after %ss (SWEEP_TIME_LIMIT): a profile pattern may take too long in bash'"'"'s regex engine; check the profile with `drover config check`%s\n' \
+      "$1" "$limit" "$([[ "$1" == approve ]] && printf '; look at the pane: a key may have been sent')" >&2
+    exit 124
+  fi
+  exit "$rc"
+}
+
 (($# > 0)) || usage
 sub=$1
 shift
+[[ -n "${_SWEEP_WATCHED:-}" ]] || run_bounded "$sub"
+# The watched child: its own address space is bounded too (a huge pattern makes bash's regcomp
+# grow without end); drover and tmux run outside the limit.
+ulimit -S -v $((${SWEEP_MEMORY_LIMIT_MB:-512} * 1024)) 2>/dev/null ||
+  die 2 "SWEEP_MEMORY_LIMIT_MB must be a whole number of MiB (got \"${SWEEP_MEMORY_LIMIT_MB:-}\")"
 case "$sub" in
 snapshot) cmd_snapshot "$@" ;;
 capture) cmd_capture "$@" ;;
 approve) cmd_approve "$@" ;;
 classify) cmd_classify "$@" ;;
+approve-eval) cmd_approve_eval "$@" ;;
 detect-stuck) cmd_detect_stuck "$@" ;;
 stuck-eval) cmd_stuck_eval "$@" ;;
 *)

@@ -49,7 +49,12 @@ export interface ApproveRequest {
   /** How long to wait for the CLI to redraw after a key (ms). */
   settleMs?: number;
   pollMs?: number;
-  env?: Record<string, string | undefined>;
+  /**
+   * Runs between the gate capture and the re-confirm capture. Only tests pass one, to change the
+   * screen at exactly that moment; the product has nothing to do there and never reads a seam
+   * from its environment.
+   */
+  beforeReconfirm?: () => Promise<void>;
 }
 
 export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
@@ -115,28 +120,9 @@ function refused(
   };
 }
 
-const TEST_HOOK = "DROVER_TEST_HOOK_BEFORE_RECONFIRM";
-
-/**
- * Test seam: a shell command run between the gate capture and the re-confirm capture, so a test
- * can change the screen at exactly that moment. Inert unless the variable is set.
- */
-async function runTestHook(env: Record<string, string | undefined>): Promise<void> {
-  const hook = env[TEST_HOOK];
-  if (!hook) return;
-  await new Deno.Command("sh", {
-    args: ["-c", hook],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    signal: AbortSignal.timeout(10_000),
-  }).output().catch(() => {});
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
-  const env = req.env ?? Deno.env.toObject();
   // Long enough for a loaded machine to redraw; a CLI that answered clears the prompt at once.
   const settleMs = req.settleMs ?? 3_000;
   const pollMs = req.pollMs ?? 100;
@@ -221,7 +207,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const g1 = gate(first, req.words);
     if (!g1.ok) return refused(g1.reason, `${g1.message}; no keys sent`, base);
 
-    await runTestHook(env);
+    if (req.beforeReconfirm) await req.beforeReconfirm();
 
     // The fresh capture the key is sent on: the condition is re-confirmed on it alone, and in the
     // same tmux call, that the window is not synchronized.

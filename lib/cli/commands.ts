@@ -163,6 +163,33 @@ export const ROOT: Entry = {
       load: () => import("./prompt_profile.ts"),
     },
     {
+      name: "__classify",
+      hidden: true,
+      help: "judge a capture on stdin as drive --approve allowlist would (for sweep.sh)",
+      schema: "drover.classify.v1",
+      options: [
+        {
+          flags: "--cli <name>",
+          help: "CLI whose profile judges the capture (default: default_cli, else claude)",
+        },
+        {
+          flags: "--allow <prefix>",
+          help: "allowlisted command prefix (repeatable; replaces [drive].allow)",
+          repeatable: true,
+        },
+        {
+          flags: "--styled <file>",
+          help: "the styled capture (capture-pane -p -e -J) of the same screen",
+        },
+        { flags: "--title <title>", help: "the pane title" },
+        {
+          flags: "--format-version <n>",
+          help: "the format version the reader expects (sweep.sh passes it)",
+        },
+      ],
+      load: () => import("./classify.ts"),
+    },
+    {
       name: "profile",
       help: "inspect prompt-shape profiles",
       commands: [

@@ -17,7 +17,7 @@ import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
 import { configFor } from "./cli_common.ts";
 
-async function readCapture(file: string | undefined, what: string): Promise<string> {
+export async function readCapture(file: string | undefined, what: string): Promise<string> {
   const decoder = new TextDecoder("utf-8", { fatal: false });
   try {
     if (file === undefined || file === "-") {

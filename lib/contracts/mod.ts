@@ -5,6 +5,7 @@
 import type { Contract } from "./envelope.ts";
 import { APPROVE } from "./approve.ts";
 import { CAPTURE } from "./capture.ts";
+import { CLASSIFY } from "./classify.ts";
 import { CLIS } from "./clis.ts";
 import { CONFIG_CHECK } from "./config_check.ts";
 import { DETECT } from "./detect.ts";
@@ -26,6 +27,7 @@ export type { Contract };
 export const CONTRACTS: readonly Contract[] = [
   APPROVE,
   CAPTURE,
+  CLASSIFY,
   CLIS,
   CONFIG_CHECK,
   DETECT,

@@ -6,13 +6,12 @@
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import { type Live, modalTop } from "./liveness.ts";
-import { hasAny, isOptionLine, type Screen } from "./screen.ts";
+import { hasAny, isOptionLine, type Screen, styledLine } from "./screen.ts";
 import {
   contentOf,
   isBlank,
   isGreyFg,
   isRule,
-  stripAnsi,
   stripDecoration,
   type StyledChar,
   styledChars,
@@ -31,7 +30,7 @@ export interface ChoiceRowEntry {
 }
 
 /** Glyphs that mark an option line as the selected one. */
-const SELECT_GLYPHS = ["❯", "›"];
+export const SELECT_GLYPHS = ["❯", "›"];
 
 /** Numbered options of the live prompt: the last run numbered 1, 2, 3 … in the region. */
 export function optionsOf(
@@ -161,23 +160,20 @@ export function choiceRowOf(
       from = at + m.length;
     }
     if (cols.length !== lows.length) continue;
-    const bright = styled ? brightChoices(styledLines(styled), s.lines[i], cols, lows) : null;
+    const line = styled ? styledLine(styledLines(styled), s, i) : undefined;
+    const bright = line === undefined ? null : brightChoices(line, cols, lows);
     const single = bright !== null && bright.filter(Boolean).length === 1;
     return markers.map((m, n) => ({ text: m, selected: single && bright![n] }));
   }
   return null;
 }
 
-/** For each choice at `cols` (UTF-16 columns of the plain line): drawn bright in the styled line? */
+/** For each choice at `cols` (UTF-16 columns of the plain line): drawn bright in its styled line? */
 function brightChoices(
-  styled: string[],
-  plainLine: string,
+  sl: string,
   cols: readonly number[],
   markers: readonly string[],
-): boolean[] | null {
-  const plain = plainLine.trimEnd();
-  const sl = styled.find((l) => stripAnsi(l).trimEnd() === plain);
-  if (sl === undefined) return null;
+): boolean[] {
   const chars: StyledChar[] = styledChars(sl);
   // UTF-16 column of each styled character.
   const at: number[] = [];

@@ -52,11 +52,18 @@ export function lastIndex(
   return undefined;
 }
 
-/** The styled form of plain line `i`, when the styled capture lines up with the plain one. */
+/**
+ * The styled form of plain line `i`: the same line when the two captures line up, else the LOWEST
+ * styled line with the same text — live prompts sit at the bottom, and an older copy of the same
+ * text higher up (a scrolled-away prompt) must never lend its styles to the live one.
+ */
 export function styledLine(styled: string[] | null, s: Screen, i: number): string | undefined {
   if (!styled) return undefined;
   const plain = s.lines[i].trimEnd();
   const same = styled.length === s.lines.length ? styled[i] : undefined;
   if (same !== undefined && stripAnsi(same).trimEnd() === plain) return same;
-  return styled.find((l) => stripAnsi(l).trimEnd() === plain);
+  for (let k = styled.length - 1; k >= 0; k--) {
+    if (stripAnsi(styled[k]).trimEnd() === plain) return styled[k];
+  }
+  return undefined;
 }

@@ -12,6 +12,9 @@ const ANSI =
   // deno-lint-ignore no-control-regex
   /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[P^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])/g;
 
+/** One escape sequence starting exactly at `lastIndex`. */
+const ONE_ANSI = new RegExp(ANSI.source, "y");
+
 export function stripAnsi(s: string): string {
   return s.indexOf("\x1b") < 0 ? s : s.replace(ANSI, "");
 }
@@ -140,9 +143,10 @@ export function styledChars(line: string): StyledChar[] {
         i += m[0].length;
         continue;
       }
-      const other = stripAnsi(line.slice(i, i + 256));
-      const consumed = line.slice(i, i + 256).length - other.length;
-      i += consumed > 0 ? consumed : 1;
+      // Any other escape sequence: skip exactly that one sequence, never the text after it.
+      ONE_ANSI.lastIndex = i;
+      const seq = ONE_ANSI.exec(line);
+      i += seq ? seq[0].length : 1;
       continue;
     }
     const cp = line.codePointAt(i)!;

@@ -4,7 +4,7 @@
  * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
  */
 import { isDashedRule } from "../detect/text.ts";
-import { classifyCommand } from "./danger.ts";
+import { classifyCommand, type DangerRule } from "./danger.ts";
 import type { EscalationReason, PaneRef } from "./events.ts";
 import type { DriveState } from "./state.ts";
 
@@ -107,6 +107,8 @@ export type PanePlan =
     command?: string | null;
     file_path?: string | null;
     text?: string;
+    /** The compiled danger rule the command tripped (verdict "danger:<rule>"). */
+    danger?: { rule: DangerRule; detail: string };
   }
   | { kind: "approve"; command: string; matched: string[] }
   | { kind: "submit"; text: string }
@@ -220,6 +222,18 @@ export function planPane(
         message: `permission prompt for ${shown}: only commands can be allowlisted`,
       };
     }
+    // Danger first: a dangerous command is named as such even when more lines follow it.
+    const c = classifyCommand(v.command, s.allow);
+    if (c.decision === "danger") {
+      return {
+        ...base,
+        verdict: `danger:${c.rule}`,
+        danger: { rule: c.rule, detail: c.detail },
+        message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
+          oneLine(c.detail, 80)
+        }); never auto-approved`,
+      };
+    }
     if (v.command_block !== undefined && !commandStandsAlone(v)) {
       return {
         ...base,
@@ -227,16 +241,6 @@ export function planPane(
         message: `permission prompt for ${shown}: the command does not stand alone on screen (${
           v.command_block === null ? "not found on a line of its own" : `${v.command_block} lines`
         }); a multi-line command is never approved on its first line`,
-      };
-    }
-    const c = classifyCommand(v.command, s.allow);
-    if (c.decision === "danger") {
-      return {
-        ...base,
-        verdict: `danger:${c.rule}`,
-        message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
-          oneLine(c.detail, 80)
-        }); never auto-approved`,
       };
     }
     if (c.decision === "unlisted") {

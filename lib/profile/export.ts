@@ -6,7 +6,8 @@
  *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
  *   <field><TAB><ere>                     one row per profile field
  *   _<constant><TAB><value>               compiled constants (decoration class, windows, the
- *                                         input-line window, the shell-prompt ending)
+ *                                         input-line window, the shell-prompt ending, the
+ *                                         glyphs that mark a selected option)
  *   _gate_<list><TAB><ere>                the approve gate's option-1 wordings (gate_words.ts:
  *                                         shipped ones + the CLI's additions), marker lists
  * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
@@ -15,6 +16,7 @@
  * Run the EREs in a UTF-8 locale (e.g. LC_ALL=C.UTF-8) so glyphs are characters, not bytes.
  */
 import { DECORATION } from "../detect/text.ts";
+import { SELECT_GLYPHS } from "../detect/options.ts";
 import {
   BOTTOM_REGION,
   INPUT_LINE_WINDOW,
@@ -88,6 +90,7 @@ export function exportRows(p: ResolvedProfile): ExportRow[] {
     ["_bottom_region", String(BOTTOM_REGION)],
     ["_input_line_window", String(INPUT_LINE_WINDOW)],
     ["_shell_prompt_end", `(${SHELL_SIGILS.map(ereEscape).join("|")})$`],
+    ["_select_glyphs", SELECT_GLYPHS.join("")],
   ];
   for (const [name, ere] of constants) {
     rows.push({ name, kind: "constant", case_insensitive: false, ere });

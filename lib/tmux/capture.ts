@@ -45,16 +45,38 @@ function captureArgs(pane: string, styled: boolean, history: number | undefined)
 }
 
 /**
- * Capture many panes at once. Panes that vanished are left out of the result (the caller decides
- * whether that matters); a dead server raises TMUX_UNAVAILABLE.
+ * Panes per tmux invocation. tmux refuses a command line longer than its message limit ("command
+ * too long", about 16 KiB); a chained capture costs ~150 bytes per pane (plain + styled), so a
+ * session of a hundred panes needs more than one call.
+ */
+export const MAX_PANES_PER_CALL = 32;
+
+/**
+ * Capture many panes at once (one tmux call per {@link MAX_PANES_PER_CALL} panes). Panes that
+ * vanished are left out of the result (the caller decides whether that matters); a dead server
+ * raises TMUX_UNAVAILABLE.
  */
 export async function capturePanes(
   server: TmuxServer,
   paneIds: string[],
   opts: CaptureOptions = {},
 ): Promise<Map<string, PaneCapture>> {
+  const ids = [...new Set(paneIds)];
   const out = new Map<string, PaneCapture>();
-  let pending = [...new Set(paneIds)];
+  for (let i = 0; i < ids.length; i += MAX_PANES_PER_CALL) {
+    const part = await captureChunk(server, ids.slice(i, i + MAX_PANES_PER_CALL), opts);
+    for (const [id, c] of part) out.set(id, c);
+  }
+  return out;
+}
+
+async function captureChunk(
+  server: TmuxServer,
+  paneIds: string[],
+  opts: CaptureOptions,
+): Promise<Map<string, PaneCapture>> {
+  const out = new Map<string, PaneCapture>();
+  let pending = paneIds;
   // Each round runs the chain until tmux stops at a missing pane; that pane is dropped and the
   // rest retried, so one vanished pane costs one extra call, not one call per pane.
   while (pending.length > 0) {

@@ -632,7 +632,6 @@ async function runStep(
       dryRun: false,
       claimDir: `${opts.tmpRoot}/claims`,
       socketPath: await socketPath(server),
-      env: {},
     });
   }
 }

@@ -16,7 +16,13 @@ import {
   type ReplayPane,
   startReplay,
 } from "../helpers/replay.ts";
-import { claimName } from "../../lib/approve/claim.ts";
+import { claimDir, claimName } from "../../lib/approve/claim.ts";
+import { approve } from "../../lib/approve/mod.ts";
+import { makeJudge } from "../../lib/approve/judge.ts";
+import { EMPTY_CONFIG } from "../../lib/config/load.ts";
+import { viewTarget } from "../../lib/identify/context.ts";
+import { socketPath } from "../../lib/tmux/options.ts";
+import { selectServer } from "../../lib/tmux/server.ts";
 
 const SCREENS = await manifestScreens("claude-code");
 const ALL = await allManifestScreens("claude-code");
@@ -284,11 +290,34 @@ Deno.test("approve refuses when option 1 carries the broad-grant marker", async 
   assert.equal(res.keys, "");
 });
 
+/**
+ * `drover approve`'s own path, run in-process so a test can inject the hook that runs between the
+ * gate capture and the re-confirm capture (lib/approve takes it as an option; the product reads no
+ * seam from its environment). Resolution, judge and claim directory are the CLI's.
+ */
+async function approveWithHook(r: Rig, target: string, hook: () => Promise<void>) {
+  const server = selectServer({ socketName: r.srv.name });
+  const view = await viewTarget(server, EMPTY_CONFIG, target, {});
+  const outcome = await approve({
+    server,
+    pane: view.pane,
+    orchestrator: { is: view.role === "orchestrator", why: view.roleWhy },
+    judge: makeJudge(view.identified.cli, EMPTY_CONFIG, view.pane.title),
+    dryRun: false,
+    claimDir: claimDir({ XDG_RUNTIME_DIR: r.runtime }),
+    socketPath: await socketPath(server),
+    beforeReconfirm: hook,
+  });
+  // Give a stray key time to land before reading what the double received.
+  await new Promise((res) => setTimeout(res, 250));
+  return { code: outcome.exit_code, out: { data: outcome }, keys: await r.agent.keys() };
+}
+
 Deno.test("approve sends nothing when the prompt clears between the gate capture and the send", async () => {
   const prompt = need(/^bash-prompt$/);
   await using r = await rig(prompt);
-  const hook = await r.agent.switchCommand(await loadScreen(need(/^bash-answered$/).rel));
-  const res = await r.approve(["agents:1.0"], { DROVER_TEST_HOOK_BEFORE_RECONFIRM: hook });
+  const answered = await loadScreen(need(/^bash-answered$/).rel);
+  const res = await approveWithHook(r, "agents:1.0", () => r.agent.show(answered));
   assert.equal(res.code, 16, JSON.stringify(res.out));
   assert.equal(res.out.data.reason, "prompt-changed");
   assert.equal(res.keys, "");
@@ -296,10 +325,21 @@ Deno.test("approve sends nothing when the prompt clears between the gate capture
 
 Deno.test("approve sends nothing when another prompt replaced the first before the send", async () => {
   await using r = await rig(need(/^bash-prompt$/));
-  const hook = await r.agent.switchCommand(await loadScreen(need(/^bash-prompt-npm$/).rel));
-  const res = await r.approve(["agents:1.0"], { DROVER_TEST_HOOK_BEFORE_RECONFIRM: hook });
+  const other = await loadScreen(need(/^bash-prompt-npm$/).rel);
+  const res = await approveWithHook(r, "agents:1.0", () => r.agent.show(other));
   assert.equal(res.code, 16, JSON.stringify(res.out));
   assert.equal(res.keys, "");
+});
+
+Deno.test("approve reads no test seam from its environment: the old hook variable does nothing", async () => {
+  await using r = await rig(need(/^bash-prompt$/));
+  const canary = `${r.runtime}/hook-ran`;
+  const res = await r.approve(["agents:1.0"], {
+    DROVER_TEST_HOOK_BEFORE_RECONFIRM: `touch '${canary}'`,
+  });
+  assert.equal(res.code, 0, JSON.stringify(res.out));
+  assert.equal(res.keys, "1");
+  await assert.rejects(() => Deno.stat(canary), "the variable ran a command");
 });
 
 async function socketOf(srv: TestServer): Promise<string> {

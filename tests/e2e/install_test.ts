@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { MAIN, REPO_ROOT, V8_FLAGS } from "../helpers/drover.ts";
 import { VERSION } from "../../lib/version.ts";
+import { optionalTool, testWithTools } from "../helpers/tools.ts";
 
 const INSTALLER = `${REPO_ROOT}install.sh`;
 const README = `${REPO_ROOT}README.md`;
@@ -181,11 +182,9 @@ Deno.test("install.sh: lints clean as POSIX sh (sh -n, dash -n, shellcheck -s sh
     ["checkbashisms", ["-p", "-f"], "apt: devscripts"],
   ];
   for (const [tool, flags, pkg] of linters) {
-    if (!which(tool)) {
-      console.log(`SKIP ${tool} on install.sh: not installed (${pkg}; .ci/run installs it)`);
-      continue;
-    }
-    const r = await exec([tool, ...flags, INSTALLER, "tools/smoke.sh", "tools/package.sh"]);
+    const at = optionalTool(tool, `${tool} on install.sh`, `${pkg}; .ci/run installs it`);
+    if (at === undefined) continue;
+    const r = await exec([at, ...flags, INSTALLER, "tools/smoke.sh", "tools/package.sh"]);
     assert.equal(r.code, 0, `${tool}:\n${r.stdout}${r.stderr}`);
   }
 });
@@ -222,294 +221,311 @@ Deno.test("install.sh: a download cut short anywhere runs nothing", async () => 
   }
 });
 
-Deno.test("install.sh: installs from a local release server, upgrades in place, refuses tampering", async (t) => {
-  const work = await Deno.makeTempDir({ prefix: "drover-install-" });
-  const log: string[] = [];
-  const server = serve(`${work}/www`, log);
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  try {
-    const fx = await buildDrover(work);
-    console.log(`install test archives hold: ${fx.kind}`);
-    await makeRelease(`${work}/www/r1`, fx.drover.r1);
-    await makeRelease(`${work}/www/r2`, fx.drover.r2);
-    await Deno.copyFile(INSTALLER, `${work}/www/r1/install.sh`);
-    for (const unit of ["drover-drive@.service", "drover-drive@.timer"]) {
-      await Deno.copyFile(`${REPO_ROOT}docs/systemd/${unit}`, `${work}/www/r1/${unit}`);
-    }
-    await Deno.copyFile(INSTALLER, `${work}/install.sh`);
-    // Tampered: r2's archive with another drover inside, next to r2's genuine SHA256SUMS.
-    await Deno.mkdir(`${work}/evil`);
-    await Deno.writeTextFile(`${work}/evil/drover`, "#!/bin/sh\necho pwned > /tmp/pwned\n");
-    await Deno.chmod(`${work}/evil/drover`, 0o755);
-    await makeRelease(`${work}/www/bad`, `${work}/evil/drover`);
-    await Deno.copyFile(`${work}/www/r2/SHA256SUMS`, `${work}/www/bad/SHA256SUMS`);
-    // An archive the SHA256SUMS does not list at all.
-    await makeRelease(`${work}/www/nosum`, fx.drover.r1);
-    await Deno.writeTextFile(`${work}/www/nosum/SHA256SUMS`, `${"0".repeat(64)}  other.tar.gz\n`);
+// The README's install command is `curl … | sh`.
+testWithTools(
+  "install.sh: installs from a local release server, upgrades in place, refuses tampering",
+  [
+    "curl",
+  ],
+  async (_tools, t) => {
+    const work = await Deno.makeTempDir({ prefix: "drover-install-" });
+    const log: string[] = [];
+    const server = serve(`${work}/www`, log);
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    try {
+      const fx = await buildDrover(work);
+      console.log(`install test archives hold: ${fx.kind}`);
+      await makeRelease(`${work}/www/r1`, fx.drover.r1);
+      await makeRelease(`${work}/www/r2`, fx.drover.r2);
+      await Deno.copyFile(INSTALLER, `${work}/www/r1/install.sh`);
+      for (const unit of ["drover-drive@.service", "drover-drive@.timer"]) {
+        await Deno.copyFile(`${REPO_ROOT}docs/systemd/${unit}`, `${work}/www/r1/${unit}`);
+      }
+      await Deno.copyFile(INSTALLER, `${work}/install.sh`);
+      // Tampered: r2's archive with another drover inside, next to r2's genuine SHA256SUMS.
+      await Deno.mkdir(`${work}/evil`);
+      await Deno.writeTextFile(`${work}/evil/drover`, "#!/bin/sh\necho pwned > /tmp/pwned\n");
+      await Deno.chmod(`${work}/evil/drover`, 0o755);
+      await makeRelease(`${work}/www/bad`, `${work}/evil/drover`);
+      await Deno.copyFile(`${work}/www/r2/SHA256SUMS`, `${work}/www/bad/SHA256SUMS`);
+      // An archive the SHA256SUMS does not list at all.
+      await makeRelease(`${work}/www/nosum`, fx.drover.r1);
+      await Deno.writeTextFile(`${work}/www/nosum/SHA256SUMS`, `${"0".repeat(64)}  other.tar.gz\n`);
 
-    const home = `${work}/home`;
-    await Deno.mkdir(home);
-    await chownForUser(work);
-    const bin = `${home}/.local/bin`;
-    const env = (extra: string[] = []) => [
-      "env",
-      "-i",
-      `HOME=${home}`,
-      "PATH=/usr/bin:/bin",
-      ...extra,
-    ];
-    const leftovers = async (dir: string) => {
-      const names: string[] = [];
-      for await (const e of Deno.readDir(dir)) names.push(e.name);
-      return names.sort();
-    };
+      const home = `${work}/home`;
+      await Deno.mkdir(home);
+      await chownForUser(work);
+      const bin = `${home}/.local/bin`;
+      const env = (extra: string[] = []) => [
+        "env",
+        "-i",
+        `HOME=${home}`,
+        "PATH=/usr/bin:/bin",
+        ...extra,
+      ];
+      const leftovers = async (dir: string) => {
+        const names: string[] = [];
+        for await (const e of Deno.readDir(dir)) names.push(e.name);
+        return names.sort();
+      };
 
-    await t.step("the README's install command installs drover and sweep.sh", async () => {
-      const lines = await readmeInstallBlock();
-      // The order a new user follows: install, verify, the systemd timer, the live board.
-      const order = [
-        "install.sh | sh",
-        "drover verify",
-        "enable --now drover-drive@",
-        "panes --watch",
-      ]
-        .map((w) => lines.findIndex((l) => l.includes(w)));
-      assert.ok(order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!)), lines.join("\n"));
-      const command = lines[order[0]!]!.replace(RELEASE_URL, `${base}/r1`);
-      assert.match(command, /^curl -fsSL http:\/\/127\.0\.0\.1:\d+\/r1\/install\.sh \| sh$/);
-      const r = await exec(asUser([...env([`DROVER_BASE_URL=${base}/r1`]), "sh", "-c", command]));
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, new RegExp(`installed drover ${VERSION} in ${bin}`));
-      assert.match(r.stderr, /checksum ok/);
-      assert.match(r.stderr, /next: drover verify/);
-      assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
-      assert.equal(await sha256(`${bin}/drover`), await sha256(fx.drover.r1));
-      assert.equal(
-        await Deno.readTextFile(`${bin}/sweep.sh`),
-        await Deno.readTextFile(`${REPO_ROOT}sweep/sweep.sh`),
-      );
-      assert.equal((await Deno.stat(`${bin}/drover`)).mode! & 0o777, 0o755);
-      assert.deepEqual(log.slice(-3), ["/r1/install.sh", "/r1/SHA256SUMS", `/r1/${ARCHIVE}`]);
-      // The installed drover works: the release smoke test, run by the same clean user.
-      const smoke = await exec(
-        asUser([...env(), "sh", "tools/smoke.sh", `${bin}/drover`, VERSION]),
-      );
-      assert.equal(smoke.code, 0, smoke.stdout + smoke.stderr);
-      const sweep = await exec(
-        asUser([...env([`DROVER=${bin}/drover`]), `${bin}/sweep.sh`, "--help"]),
-      );
-      assert.equal(sweep.code, 0, sweep.stderr);
-      assert.match(sweep.stdout + sweep.stderr, /snapshot/);
-    });
-
-    await t.step(
-      "the README's unit lines fetch the systemd units the release publishes",
-      async () => {
-        const lines = (await readmeInstallBlock()).filter((l) =>
-          l.startsWith("mkdir ") || l.startsWith("curl -fsSLO ")
+      await t.step("the README's install command installs drover and sweep.sh", async () => {
+        const lines = await readmeInstallBlock();
+        // The order a new user follows: install, verify, the systemd timer, the live board.
+        const order = [
+          "install.sh | sh",
+          "drover verify",
+          "enable --now drover-drive@",
+          "panes --watch",
+        ]
+          .map((w) => lines.findIndex((l) => l.includes(w)));
+        assert.ok(
+          order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!)),
+          lines.join("\n"),
         );
-        assert.equal(lines.length, 3, lines.join("\n"));
-        const script = lines.join("\n").replace(RELEASE_URL, `${base}/r1`);
-        const r = await exec(asUser([...env(), "sh", "-ec", script]));
+        const command = lines[order[0]!]!.replace(RELEASE_URL, `${base}/r1`);
+        assert.match(command, /^curl -fsSL http:\/\/127\.0\.0\.1:\d+\/r1\/install\.sh \| sh$/);
+        const r = await exec(asUser([...env([`DROVER_BASE_URL=${base}/r1`]), "sh", "-c", command]));
         assert.equal(r.code, 0, r.stderr);
-        for (const unit of ["drover-drive@.service", "drover-drive@.timer"]) {
-          assert.equal(
-            await Deno.readTextFile(`${home}/.config/systemd/user/${unit}`),
-            await Deno.readTextFile(`${REPO_ROOT}docs/systemd/${unit}`),
-          );
-        }
-      },
-    );
-
-    await t.step("a second run upgrades in place (dash, from a file), by rename", async () => {
-      const before = await Deno.stat(`${bin}/drover`);
-      const r = await exec(
-        asUser([...env([`DROVER_BASE_URL=${base}/r2`]), "dash", `${work}/install.sh`]),
-      );
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, new RegExp(`upgraded drover ${VERSION} -> ${VERSION} in ${bin}`));
-      assert.equal(await sha256(`${bin}/drover`), await sha256(fx.drover.r2));
-      assert.notEqual((await Deno.stat(`${bin}/drover`)).ino, before.ino, "replaced by rename");
-      assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
-    });
-
-    await t.step("a tampered archive is refused and nothing is installed or changed", async () => {
-      const installed = await sha256(`${bin}/drover`);
-      const r = await exec(
-        asUser([...env([`DROVER_BASE_URL=${base}/bad`]), "sh", `${work}/install.sh`]),
-      );
-      assert.equal(r.code, 5, r.stderr);
-      assert.match(r.stderr, /error: checksum mismatch for drover-.*nothing was installed/);
-      assert.equal(await sha256(`${bin}/drover`), installed);
-      assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
-      const fresh = `${home}/fresh`;
-      const r2 = await exec(asUser([
-        ...env([`DROVER_BASE_URL=${base}/bad`]),
-        "sh",
-        `${work}/install.sh`,
-        "--prefix",
-        fresh,
-      ]));
-      assert.equal(r2.code, 5, r2.stderr);
-      assert.ok(!(await exists(fresh)), "a refused install created its prefix");
-      assert.ok(!(await exists("/tmp/pwned")), "the tampered drover ran");
-      const nosum = await exec(asUser([
-        ...env([`DROVER_BASE_URL=${base}/nosum`]),
-        "sh",
-        `${work}/install.sh`,
-        "--prefix",
-        fresh,
-      ]));
-      assert.equal(nosum.code, 5, nosum.stderr);
-      assert.match(nosum.stderr, /SHA256SUMS .* has no entry for drover-/);
-      assert.ok(!(await exists(fresh)));
-      // Nothing of the installer is left in the temporary directory either.
-      const tmpLeft = (await leftovers(Deno.env.get("TMPDIR") ?? "/tmp")).filter((n) =>
-        n.startsWith("drover-install.")
-      );
-      assert.deepEqual(tmpLeft, []);
-    });
-
-    // A PATH holding only the tools install.sh may use, to take curl and wget away.
-    const tools = [
-      "sh",
-      "uname",
-      "id",
-      "mktemp",
-      "rm",
-      "mkdir",
-      "cp",
-      "mv",
-      "chmod",
-      "tar",
-      "gzip",
-      "sha256sum",
-      "cut",
-      "cat",
-    ];
-    const minimalPath = async (name: string, extra: string[]) => {
-      const dir = `${work}/${name}`;
-      await Deno.mkdir(dir);
-      for (const tool of [...tools, ...extra]) {
-        const at = which(tool);
-        assert.ok(at, `${tool} is not installed`);
-        await Deno.symlink(at, `${dir}/${tool}`);
-      }
-      return dir;
-    };
-    const onlyBase = await minimalPath("path-base", []);
-    const withWget = which("wget") ? await minimalPath("path-wget", ["wget"]) : undefined;
-
-    await t.step("no curl and no wget: a clear refusal (exit 4); file:// still works", async () => {
-      const prefix = `${home}/nodl`;
-      const r = await exec(asUser([
-        "env",
-        "-i",
-        `HOME=${home}`,
-        `PATH=${onlyBase}`,
-        `DROVER_BASE_URL=${base}/r1`,
-        "sh",
-        `${work}/install.sh`,
-        "--prefix",
-        prefix,
-      ]));
-      assert.equal(r.code, 4, r.stderr);
-      assert.match(r.stderr, /error: neither curl nor wget is installed/);
-      assert.ok(!(await exists(prefix)));
-      const f = await exec(asUser([
-        "env",
-        "-i",
-        `HOME=${home}`,
-        `PATH=${onlyBase}`,
-        `DROVER_BASE_URL=file://${work}/www/r1/`,
-        "sh",
-        `${work}/install.sh`,
-        "--prefix",
-        prefix,
-      ]));
-      assert.equal(f.code, 0, f.stderr);
-      assert.equal(await sha256(`${prefix}/drover`), await sha256(fx.drover.r1));
-    });
-
-    await t.step("wget alone is enough (run by bash --posix)", async () => {
-      if (!withWget) {
-        console.log("SKIP install.sh with wget: wget is not installed (apt: wget)");
-        return;
-      }
-      const prefix = `${home}/wget`;
-      const r = await exec(asUser([
-        "env",
-        "-i",
-        `HOME=${home}`,
-        `PATH=${withWget}`,
-        `DROVER_BASE_URL=${base}/r2`,
-        "/bin/bash",
-        "--posix",
-        `${work}/install.sh`,
-        `--prefix=${prefix}`,
-      ]));
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(await sha256(`${prefix}/drover`), await sha256(fx.drover.r2));
-    });
-
-    await t.step(
-      "an unknown platform is refused (exit 3), a bad flag is a usage error (2)",
-      async () => {
-        const fake = `${work}/fake-uname`;
-        await Deno.mkdir(fake);
-        await Deno.writeTextFile(
-          `${fake}/uname`,
-          "#!/bin/sh\ncase $1 in -s) echo Plan9 ;; -m) echo x86_64 ;; esac\n",
+        assert.match(r.stderr, new RegExp(`installed drover ${VERSION} in ${bin}`));
+        assert.match(r.stderr, /checksum ok/);
+        assert.match(r.stderr, /next: drover verify/);
+        assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
+        assert.equal(await sha256(`${bin}/drover`), await sha256(fx.drover.r1));
+        assert.equal(
+          await Deno.readTextFile(`${bin}/sweep.sh`),
+          await Deno.readTextFile(`${REPO_ROOT}sweep/sweep.sh`),
         );
-        await Deno.chmod(`${fake}/uname`, 0o755);
-        await chownForUser(fake);
-        const prefix = `${home}/plan9`;
+        assert.equal((await Deno.stat(`${bin}/drover`)).mode! & 0o777, 0o755);
+        assert.deepEqual(log.slice(-3), ["/r1/install.sh", "/r1/SHA256SUMS", `/r1/${ARCHIVE}`]);
+        // The installed drover works: the release smoke test, run by the same clean user.
+        const smoke = await exec(
+          asUser([...env(), "sh", "tools/smoke.sh", `${bin}/drover`, VERSION]),
+        );
+        assert.equal(smoke.code, 0, smoke.stdout + smoke.stderr);
+        const sweep = await exec(
+          asUser([...env([`DROVER=${bin}/drover`]), `${bin}/sweep.sh`, "--help"]),
+        );
+        assert.equal(sweep.code, 0, sweep.stderr);
+        assert.match(sweep.stdout + sweep.stderr, /snapshot/);
+      });
+
+      await t.step(
+        "the README's unit lines fetch the systemd units the release publishes",
+        async () => {
+          const lines = (await readmeInstallBlock()).filter((l) =>
+            l.startsWith("mkdir ") || l.startsWith("curl -fsSLO ")
+          );
+          assert.equal(lines.length, 3, lines.join("\n"));
+          const script = lines.join("\n").replace(RELEASE_URL, `${base}/r1`);
+          const r = await exec(asUser([...env(), "sh", "-ec", script]));
+          assert.equal(r.code, 0, r.stderr);
+          for (const unit of ["drover-drive@.service", "drover-drive@.timer"]) {
+            assert.equal(
+              await Deno.readTextFile(`${home}/.config/systemd/user/${unit}`),
+              await Deno.readTextFile(`${REPO_ROOT}docs/systemd/${unit}`),
+            );
+          }
+        },
+      );
+
+      await t.step("a second run upgrades in place (dash, from a file), by rename", async () => {
+        const before = await Deno.stat(`${bin}/drover`);
+        const r = await exec(
+          asUser([...env([`DROVER_BASE_URL=${base}/r2`]), "dash", `${work}/install.sh`]),
+        );
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stderr, new RegExp(`upgraded drover ${VERSION} -> ${VERSION} in ${bin}`));
+        assert.equal(await sha256(`${bin}/drover`), await sha256(fx.drover.r2));
+        assert.notEqual((await Deno.stat(`${bin}/drover`)).ino, before.ino, "replaced by rename");
+        assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
+      });
+
+      await t.step(
+        "a tampered archive is refused and nothing is installed or changed",
+        async () => {
+          const installed = await sha256(`${bin}/drover`);
+          const r = await exec(
+            asUser([...env([`DROVER_BASE_URL=${base}/bad`]), "sh", `${work}/install.sh`]),
+          );
+          assert.equal(r.code, 5, r.stderr);
+          assert.match(r.stderr, /error: checksum mismatch for drover-.*nothing was installed/);
+          assert.equal(await sha256(`${bin}/drover`), installed);
+          assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
+          const fresh = `${home}/fresh`;
+          const r2 = await exec(asUser([
+            ...env([`DROVER_BASE_URL=${base}/bad`]),
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            fresh,
+          ]));
+          assert.equal(r2.code, 5, r2.stderr);
+          assert.ok(!(await exists(fresh)), "a refused install created its prefix");
+          assert.ok(!(await exists("/tmp/pwned")), "the tampered drover ran");
+          const nosum = await exec(asUser([
+            ...env([`DROVER_BASE_URL=${base}/nosum`]),
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            fresh,
+          ]));
+          assert.equal(nosum.code, 5, nosum.stderr);
+          assert.match(nosum.stderr, /SHA256SUMS .* has no entry for drover-/);
+          assert.ok(!(await exists(fresh)));
+          // Nothing of the installer is left in the temporary directory either.
+          const tmpLeft = (await leftovers(Deno.env.get("TMPDIR") ?? "/tmp")).filter((n) =>
+            n.startsWith("drover-install.")
+          );
+          assert.deepEqual(tmpLeft, []);
+        },
+      );
+
+      // A PATH holding only the tools install.sh may use, to take curl and wget away.
+      const tools = [
+        "sh",
+        "uname",
+        "id",
+        "mktemp",
+        "rm",
+        "mkdir",
+        "cp",
+        "mv",
+        "chmod",
+        "tar",
+        "gzip",
+        "sha256sum",
+        "cut",
+        "cat",
+      ];
+      const minimalPath = async (name: string, extra: string[]) => {
+        const dir = `${work}/${name}`;
+        await Deno.mkdir(dir);
+        for (const tool of [...tools, ...extra]) {
+          const at = which(tool);
+          assert.ok(at, `${tool} is not installed`);
+          await Deno.symlink(at, `${dir}/${tool}`);
+        }
+        return dir;
+      };
+      const onlyBase = await minimalPath("path-base", []);
+      const withWget =
+        optionalTool("wget", "install.sh with wget", "apt: wget; .ci/run installs it")
+          ? await minimalPath("path-wget", ["wget"])
+          : undefined;
+
+      await t.step(
+        "no curl and no wget: a clear refusal (exit 4); file:// still works",
+        async () => {
+          const prefix = `${home}/nodl`;
+          const r = await exec(asUser([
+            "env",
+            "-i",
+            `HOME=${home}`,
+            `PATH=${onlyBase}`,
+            `DROVER_BASE_URL=${base}/r1`,
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(r.code, 4, r.stderr);
+          assert.match(r.stderr, /error: neither curl nor wget is installed/);
+          assert.ok(!(await exists(prefix)));
+          const f = await exec(asUser([
+            "env",
+            "-i",
+            `HOME=${home}`,
+            `PATH=${onlyBase}`,
+            `DROVER_BASE_URL=file://${work}/www/r1/`,
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(f.code, 0, f.stderr);
+          assert.equal(await sha256(`${prefix}/drover`), await sha256(fx.drover.r1));
+        },
+      );
+
+      await t.step("wget alone is enough (run by bash --posix)", async () => {
+        if (!withWget) return; // skipped, and said so above
+        const prefix = `${home}/wget`;
         const r = await exec(asUser([
           "env",
           "-i",
           `HOME=${home}`,
-          `PATH=${fake}:/usr/bin:/bin`,
-          `DROVER_BASE_URL=${base}/r1`,
-          "sh",
+          `PATH=${withWget}`,
+          `DROVER_BASE_URL=${base}/r2`,
+          "/bin/bash",
+          "--posix",
           `${work}/install.sh`,
-          "--prefix",
-          prefix,
+          `--prefix=${prefix}`,
         ]));
-        assert.equal(r.code, 3, r.stderr);
-        assert.match(r.stderr, /error: unsupported platform: Plan9 x86_64/);
-        assert.ok(!(await exists(prefix)));
-        const usage = await exec(asUser([...env(), "sh", `${work}/install.sh`, "--bogus"]));
-        assert.equal(usage.code, 2);
-        assert.match(usage.stderr, /unknown argument: --bogus/);
-      },
-    );
-
-    await t.step(
-      "as root the default prefix is /usr/local/bin (in a private mount namespace)",
-      async () => {
-        if (!ROOT_RUN) {
-          console.log("SKIP root default prefix: the test does not run as root");
-          return;
-        }
-        const probe = await exec(["unshare", "-m", "true"]);
-        if (probe.code !== 0) {
-          console.log(
-            `SKIP root default prefix: unshare -m is not permitted (${probe.stderr.trim()})`,
-          );
-          return;
-        }
-        // A tmpfs over /usr/local/bin inside a new mount namespace: the real one is never touched.
-        const script = `mount -t tmpfs tmpfs /usr/local/bin && ` +
-          `env -i HOME=${home} PATH=/usr/bin:/bin DROVER_BASE_URL=${base}/r1 sh ${work}/install.sh && ` +
-          `ls -A /usr/local/bin && /usr/local/bin/drover --version`;
-        const r = await exec(["unshare", "-m", "sh", "-c", script]);
         assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout, `drover\nsweep.sh\n${VERSION}\n`);
-        assert.match(r.stderr, /installed drover .* in \/usr\/local\/bin/);
-      },
-    );
-  } finally {
-    await server.shutdown();
-    await Deno.remove(work, { recursive: true });
-  }
-});
+        assert.equal(await sha256(`${prefix}/drover`), await sha256(fx.drover.r2));
+      });
+
+      await t.step(
+        "an unknown platform is refused (exit 3), a bad flag is a usage error (2)",
+        async () => {
+          const fake = `${work}/fake-uname`;
+          await Deno.mkdir(fake);
+          await Deno.writeTextFile(
+            `${fake}/uname`,
+            "#!/bin/sh\ncase $1 in -s) echo Plan9 ;; -m) echo x86_64 ;; esac\n",
+          );
+          await Deno.chmod(`${fake}/uname`, 0o755);
+          await chownForUser(fake);
+          const prefix = `${home}/plan9`;
+          const r = await exec(asUser([
+            "env",
+            "-i",
+            `HOME=${home}`,
+            `PATH=${fake}:/usr/bin:/bin`,
+            `DROVER_BASE_URL=${base}/r1`,
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(r.code, 3, r.stderr);
+          assert.match(r.stderr, /error: unsupported platform: Plan9 x86_64/);
+          assert.ok(!(await exists(prefix)));
+          const usage = await exec(asUser([...env(), "sh", `${work}/install.sh`, "--bogus"]));
+          assert.equal(usage.code, 2);
+          assert.match(usage.stderr, /unknown argument: --bogus/);
+        },
+      );
+
+      await t.step(
+        "as root the default prefix is /usr/local/bin (in a private mount namespace)",
+        async () => {
+          if (!ROOT_RUN) {
+            console.log("SKIP root default prefix: the test does not run as root");
+            return;
+          }
+          const probe = await exec(["unshare", "-m", "true"]);
+          if (probe.code !== 0) {
+            console.log(
+              `SKIP root default prefix: unshare -m is not permitted (${probe.stderr.trim()})`,
+            );
+            return;
+          }
+          // A tmpfs over /usr/local/bin inside a new mount namespace: the real one is never touched.
+          const script = `mount -t tmpfs tmpfs /usr/local/bin && ` +
+            `env -i HOME=${home} PATH=/usr/bin:/bin DROVER_BASE_URL=${base}/r1 sh ${work}/install.sh && ` +
+            `ls -A /usr/local/bin && /usr/local/bin/drover --version`;
+          const r = await exec(["unshare", "-m", "sh", "-c", script]);
+          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.stdout, `drover\nsweep.sh\n${VERSION}\n`);
+          assert.match(r.stderr, /installed drover .* in \/usr\/local\/bin/);
+        },
+      );
+    } finally {
+      await server.shutdown();
+      await Deno.remove(work, { recursive: true });
+    }
+  },
+  { hint: "apt: curl; .ci/run installs it" },
+);

@@ -69,20 +69,24 @@ Deno.test("sweep.sh stops at once on a profile with hanging patterns", async () 
     const wrapper = `${dir}/drover`;
     await Deno.writeTextFile(wrapper, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
     await Deno.chmod(wrapper, 0o755);
-    const child = new Deno.Command("timeout", {
-      args: ["60", "bash", SWEEP, "classify"],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { DROVER: wrapper, DROVER_CONFIG: cfg, NO_COLOR: "1" },
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(await Deno.readTextFile(FIXTURE)));
-    await w.close();
-    const out = await child.output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.notEqual(out.code, 124, "sweep.sh ran into the 60 s timeout");
-    assert.notEqual(out.code, 0, stderr);
-    assert.match(stderr, /__prompt-profile failed/);
+    // classify asks drover to judge (__classify); approve-eval runs approve's bash gate on the
+    // profile's EREs (__prompt-profile). drover refuses the profile for both.
+    for (const [sub, call] of [["classify", "__classify"], ["approve-eval", "__prompt-profile"]]) {
+      const child = new Deno.Command("timeout", {
+        args: ["60", "bash", SWEEP, sub],
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        env: { DROVER: wrapper, DROVER_CONFIG: cfg, NO_COLOR: "1" },
+      }).spawn();
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(await Deno.readTextFile(FIXTURE)));
+      await w.close();
+      const out = await child.output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.notEqual(out.code, 124, `sweep.sh ${sub} ran into the 60 s timeout`);
+      assert.notEqual(out.code, 0, stderr);
+      assert.match(stderr, new RegExp(`drover ${call} failed`));
+    }
   });
 });

@@ -1,12 +1,12 @@
 /**
- * sweep.sh: parity with the binary on every recorded screen, its own approve gate on replay
- * doubles, stuck shapes with dedup, hostile profile values, no python, format-version handshake.
+ * sweep.sh: its own approve gate on replay doubles (numbered options and OpenCode's choice row),
+ * stuck shapes with dedup, hostile profile values, no python, format-version handshake. Parity
+ * with drive and with drover's gate on every recorded screen: sweep_parity_test.ts.
  */
 import assert from "node:assert/strict";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import {
-  allManifestScreens,
   cleanupReplay,
   loadScreen,
   type ManifestScreen,
@@ -14,14 +14,13 @@ import {
   pick,
   plainFixture,
   type ReplayPane,
+  type Screen,
   startReplay,
 } from "../helpers/replay.ts";
+import { claimName } from "../../lib/approve/claim.ts";
 import { detect } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
-import { gate } from "../../lib/approve/gate.ts";
-import { toJudged } from "../../lib/approve/judge.ts";
-import { claimName } from "../../lib/approve/claim.ts";
 import { build, lookalikes } from "../helpers/lookalikes.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
@@ -73,76 +72,7 @@ async function sweep(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** Recorded CLI fixture folders → the drover CLI name whose profile judges them. */
-const RECORDED_CLIS: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-};
-
-Deno.test("parity: sweep.sh classify and the binary agree on every recorded screen", async () => {
-  assert.ok(SCREENS.length > 0, "no recorded screens");
-  const tmp = await Deno.makeTempDir();
-  try {
-    const real = await droverExe(tmp);
-    const disagreements: string[] = [];
-    let compared = 0;
-    for (const [id, cli] of Object.entries(RECORDED_CLIS)) {
-      const screens = await allManifestScreens(id);
-      if (screens.length === 0) continue;
-      // The profile rows come from the real drover once per CLI; a stub serves them to each
-      // classify run (identical calls cannot give different rows).
-      const tsv = await new Deno.Command(real, {
-        args: ["__prompt-profile", "--format", "tsv", "--format-version", "2", "--cli", cli],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(tsv.code, 0, new TextDecoder().decode(tsv.stderr));
-      await Deno.writeFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
-      const stub = `${tmp}/drover-stub-${cli}`;
-      await Deno.writeTextFile(
-        stub,
-        `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${
-          q(`${tmp}/profile-${cli}.tsv`)
-        };; esac\nexec ${q(real)} "$@"\n`,
-      );
-      await Deno.chmod(stub, 0o755);
-      const profile = resolveProfile(cli, EMPTY_CONFIG);
-      for (const s of screens) {
-        const plain = await plainFixture(s.rel);
-        const v = toJudged(detect({ plain }, profile));
-        const g = gate(v);
-        const binary = !v.live_prompt
-          ? "no-op (not live)"
-          : g.ok
-          ? "approve option=1"
-          : g.reason === "dialog"
-          ? "refuse (dialog: not a permission prompt)"
-          : g.reason === "broad-grant"
-          ? "refuse (broad grant on option 1)"
-          : g.reason === "not-affirmative"
-          ? "refuse (not affirmative: option 1 is no one-time yes)"
-          : "refuse (no option 1)";
-        const r = await sweep(["--cli", cli, "classify"], { stdin: plain, env: { DROVER: stub } });
-        assert.equal(r.code, 0, r.stderr);
-        const script = r.stdout.trim();
-        const live = !script.startsWith("no-op");
-        compared++;
-        if (live !== v.live_prompt || script !== binary) {
-          disagreements.push(`${s.rel}: sweep.sh "${script}", drover "${binary}"`);
-        }
-      }
-    }
-    assert.deepEqual(disagreements, []);
-    assert.ok(compared >= SCREENS.length);
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
-
-Deno.test("parity: sweep.sh classify judges every hand-made look-alike prompt not live, like the binary", async () => {
+Deno.test("parity: approve's bash gate (approve-eval) judges every hand-made look-alike prompt not live, like the binary", async () => {
   const tmp = await Deno.makeTempDir();
   try {
     const real = await droverExe(tmp);
@@ -151,15 +81,23 @@ Deno.test("parity: sweep.sh classify judges every hand-made look-alike prompt no
     for (const b of built) {
       const cli = b.screen.cli;
       const v = detect({ plain: b.plain, styled: b.styled }, resolveProfile(cli, EMPTY_CONFIG));
-      const r = await sweep(["--cli", cli, "classify"], { stdin: b.plain, env: { DROVER: real } });
-      assert.equal(r.code, 0, r.stderr);
-      if (v.live_prompt || r.stdout.trim() !== "no-op (not live)") {
+      const r = await sweep(["--cli", cli, "approve-eval"], {
+        stdin: b.plain,
+        env: { DROVER: real },
+      });
+      assert.ok(r.code !== 0 || r.stdout !== "", r.stderr);
+      if (v.live_prompt || r.stdout.trim() !== "refuse (no-live-prompt)") {
         wrong.push(`${b.rel}: sweep.sh "${r.stdout.trim()}", drover live=${v.live_prompt}`);
       }
       // The block alone (nothing drawn below it) is live for both.
       const cut = b.plain.split("\n").slice(0, b.cut).join("\n") + "\n";
-      const alone = await sweep(["--cli", cli, "classify"], { stdin: cut, env: { DROVER: real } });
-      if (alone.stdout.startsWith("no-op")) wrong.push(`${b.rel} cut: sweep.sh says not live`);
+      const alone = await sweep(["--cli", cli, "approve-eval"], {
+        stdin: cut,
+        env: { DROVER: real },
+      });
+      if (alone.stdout.includes("no-live-prompt")) {
+        wrong.push(`${b.rel} cut: sweep.sh says not live`);
+      }
     }
     assert.deepEqual(wrong, []);
     assert.ok(built.length >= 6);
@@ -177,18 +115,36 @@ interface SweepRig extends AsyncDisposable {
   run(args: string[], extra?: Record<string, string>): Promise<SweepRun & { keys: string }>;
 }
 
-async function sweepRig(screen: ManifestScreen, orchestrator?: ManifestScreen): Promise<SweepRig> {
+interface RigOptions {
+  /** The CLI both panes are marked as (@drover-cli), as `drover launch` marks its panes. */
+  cli?: string;
+  /** What the agent double shows when a key arrives (default: "1" → the answered Bash prompt). */
+  onKeys?: [string, Screen][];
+}
+
+async function sweepRig(
+  screen: ManifestScreen | Screen,
+  orchestrator?: ManifestScreen | Screen,
+  opts: RigOptions = {},
+): Promise<SweepRig> {
   const srv = await startTestServer();
-  const orch = await startReplay(
-    srv,
-    await loadScreen((orchestrator ?? need(/^ready$/, screen.size)).rel),
-    { session: "agents" },
-  );
-  const agent = await startReplay(srv, await loadScreen(screen.rel), {
+  const shown = async (s: ManifestScreen | Screen) => "rel" in s ? await loadScreen(s.rel) : s;
+  const first = await shown(screen);
+  const size = `${first.cols}x${first.rows}`;
+  const orch = await startReplay(srv, await shown(orchestrator ?? need(/^ready$/, size)), {
     session: "agents",
-    newWindow: true,
   });
-  await agent.onKey("1", await loadScreen(need(/^bash-answered$/, screen.size).rel));
+  const agent = await startReplay(srv, first, { session: "agents", newWindow: true });
+  if (opts.cli) {
+    for (const p of [orch, agent]) {
+      await srv.tmux("set-option", "-p", "-t", p.paneId, "@drover-cli", opts.cli);
+    }
+  }
+  for (
+    const [key, s] of opts.onKeys ?? [["1", await loadScreen(need(/^bash-answered$/, size).rel)]]
+  ) {
+    await agent.onKey(key, s);
+  }
   const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
   const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
   return {
@@ -251,6 +207,69 @@ Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, he
     const res = await r.run(["--config", cfg, "--cli", "claude", "approve", "agents:1.0"]);
     assert.equal(res.code, 14, res.stdout + res.stderr);
     assert.equal(res.keys, "");
+  }
+});
+
+const OPENCODE = await manifestScreens("opencode");
+
+function oc(scenario: RegExp): ManifestScreen {
+  const s = pick(OPENCODE, scenario, { size: "120x40" });
+  if (!s) throw new Error(`no recorded OpenCode screen for ${scenario}`);
+  return s;
+}
+
+/** Hand-made: the recorded OpenCode prompt with the selection drawn on "Allow always". */
+async function selectionMoved(): Promise<Screen> {
+  const s = await loadScreen(oc(/^shell-prompt$/).rel);
+  const bright = "\x1b[38;2;10;10;10m";
+  const grey = "\x1b[38;2;128;128;128m";
+  const text = s.text.replace(`${bright}Allow once`, `${grey}Allow once`)
+    .replace(`${grey}Allow always`, `${bright}Allow always`);
+  assert.notEqual(text, s.text, "the fixture's choice row changed");
+  return { ...s, text };
+}
+
+// Mutation caught (verified): sweep.sh's choice_row taking the first choice as selected whatever
+// the styled capture shows — the hand-made screen below then gets an Enter on "Allow always".
+Deno.test("sweep.sh approve answers OpenCode's choice row with Enter, only when its first choice shows selected", async () => {
+  const approved = await loadScreen(oc(/^shell-approved$/).rel);
+  const opts: RigOptions = { cli: "opencode", onKeys: [["\r", approved]] };
+  {
+    await using r = await sweepRig(oc(/^shell-prompt$/), oc(/^ready$/), opts);
+    const res = await r.run(["approve", "agents:1.0"]);
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.match(res.stdout, /^approved pane %\d+ \(option 1: Allow once\) with Enter$/m);
+    assert.equal(res.keys, "\r", "exactly one Enter, no digit");
+  }
+  {
+    // Enter would confirm "Allow always": refused as no option 1, nothing sent.
+    await using r = await sweepRig(await selectionMoved(), oc(/^ready$/), opts);
+    const res = await r.run(["approve", "agents:1.0"]);
+    assert.equal(res.code, 15, res.stdout + res.stderr);
+    assert.match(res.stdout, /refused pane %\d+ \(no-option-1\)/);
+    assert.equal(res.keys, "");
+  }
+});
+
+Deno.test("sweep.sh approve-eval: its shifted live window ends exactly 6 non-blank lines above the footer", async () => {
+  // Hand-made (Claude Code wording), as in tests/unit/detect_boundaries_test.ts: option 1, `gap`
+  // lines, the footer starting its line, 10 lines below. Live (a dialog: no approval marker) when
+  // option 1 is 6 non-blank lines above the footer; not live at 7.
+  // Mutation caught: sweep.sh's `k - above` window off by one (`k - above + 1`, or `j <= k`).
+  const shifted = (gap: number) =>
+    ["❯ 1. Yes", ...Array.from({ length: gap }, (_, i) => `  detail line ${i}`), "Esc to cancel"]
+      .concat(Array.from({ length: 10 }, (_, i) => `☐ task ${i}`)).join("\n") + "\n";
+  const tmp = await Deno.makeTempDir();
+  try {
+    const env = { DROVER: await droverExe(tmp) };
+    const six = await sweep(["--cli", "claude", "approve-eval"], { stdin: shifted(5), env });
+    assert.equal(six.stdout, "refuse (dialog)\n", six.stderr);
+    assert.equal(six.code, 13);
+    const seven = await sweep(["--cli", "claude", "approve-eval"], { stdin: shifted(6), env });
+    assert.equal(seven.stdout, "refuse (no-live-prompt)\n", seven.stderr);
+    assert.equal(seven.code, 12);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
   }
 });
 
@@ -343,18 +362,18 @@ Deno.test("hostile profile values never execute inside sweep.sh", async () => {
     );
     const env = { DROVER: await droverExe(tmp), SWEEP_STATE_DIR: tmp };
     const screen = values.join("\n") + "\n" + (await plainFixture(need(/^bash-prompt$/).rel));
-    for (const sub of [["classify"], ["stuck-eval", "a"]]) {
+    for (const sub of [["classify"], ["stuck-eval", "a"], ["approve-eval"]]) {
       const r = await sweep(["--config", cfg, ...sub], { stdin: screen, env });
       assert.equal(r.code, 0, r.stderr);
     }
-    const c = await sweep(["--config", cfg, "classify"], { stdin: screen, env });
-    assert.equal(c.stdout, "approve option=1\n", "the hostile markers are plain text");
+    const c = await sweep(["--config", cfg, "approve-eval"], { stdin: screen, env });
+    assert.equal(c.stdout, "would press 1 (option 1: Yes)\n", "the hostile markers are plain text");
     // A newline cannot reach the script: drover refuses to export it.
     await Deno.writeTextFile(
       cfg,
       `[clis.claude.prompt_profile]\nlive_prompt_markers = ["a\\n$(touch ${canary})"]\n`,
     );
-    const nl = await sweep(["--config", cfg, "classify"], { stdin: screen, env });
+    const nl = await sweep(["--config", cfg, "approve-eval"], { stdin: screen, env });
     assert.notEqual(nl.code, 0);
     await assert.rejects(() => Deno.stat(canary), "no hostile value was executed");
   } finally {
@@ -420,13 +439,20 @@ Deno.test("sweep.sh works with no python on PATH", async () => {
       stdout: "piped",
     }).output();
     assert.equal(new TextDecoder().decode(check.stdout).trim(), "none");
-    const classify = await sweep(["classify"], {
-      stdin: await plainFixture(need(/^bash-prompt$/).rel),
+    const classify = await sweep(["classify", "--allow", "node -e"], {
+      stdin: (await loadScreen(need(/^bash-prompt$/).rel)).text,
       env,
       clearEnv: true,
       bash: `${bin}/bash`,
     });
-    assert.equal(classify.stdout, "approve option=1\n", classify.stderr);
+    assert.equal(classify.stdout, "approve option=1 (allow: node -e)\n", classify.stderr);
+    const gateOnly = await sweep(["approve-eval"], {
+      stdin: (await loadScreen(need(/^bash-prompt$/).rel)).text,
+      env,
+      clearEnv: true,
+      bash: `${bin}/bash`,
+    });
+    assert.equal(gateOnly.stdout, "would press 1 (option 1: Yes)\n", gateOnly.stderr);
     const stuck = await sweep(["-L", srv.name, "--session", "agents", "detect-stuck"], {
       env,
       clearEnv: true,
@@ -455,16 +481,28 @@ Deno.test("format versions: sweep.sh and drover each refuse a mismatch, naming b
     const stub = `${tmp}/drover`;
     await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t3\\nx\\ty\\n'\n`);
     await Deno.chmod(stub, 0o755);
-    const r = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
+    const r = await sweep(["approve-eval"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(r.code, 5);
     assert.match(r.stderr, /drover prints format 3, this sweep\.sh reads format 2/);
     await Deno.writeTextFile(stub, `#!/bin/sh\nprintf 'live_prompt_markers\\tx\\n'\n`);
-    const none = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
+    const none = await sweep(["approve-eval"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(none.code, 5);
     assert.match(none.stderr, /no format version line/);
     const bin = await drover(["__prompt-profile", "--format", "tsv", "--format-version", "9"]);
     assert.equal(bin.code, 2);
     assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 2/);
+    // The classify line: sweep.sh names both versions; drover refuses a reader of another one.
+    await Deno.writeTextFile(
+      stub,
+      `#!/bin/sh\nprintf 'drover-classify/2\\tapprove\\tallowlisted\\t1\\t1\\t-\\tx\\n'\n`,
+    );
+    const cls = await sweep(["classify"], { stdin: "x\n", env: { DROVER: stub } });
+    assert.equal(cls.code, 5, cls.stdout + cls.stderr);
+    assert.equal(cls.stdout, "", "nothing is judged on a line of another format");
+    assert.match(cls.stderr, /drover __classify prints format 2, this sweep\.sh reads format 1/);
+    const binCls = await drover(["__classify", "--format-version", "9"], { stdin: "x\n" });
+    assert.equal(binCls.code, 2);
+    assert.match(binCls.stderr, /FORMAT_MISMATCH.*__classify format 9.*format 1/);
     const missing = await sweep(["classify"], {
       stdin: "x\n",
       env: { DROVER: `${tmp}/nope`, PATH: "/usr/bin:/bin" },

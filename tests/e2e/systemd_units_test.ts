@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { MAIN, REPO_ROOT, V8_FLAGS } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, startReplay } from "../helpers/replay.ts";
 import type { TestServer } from "../helpers/tmux_server.ts";
+import { testWithTools } from "../helpers/tools.ts";
 
 const DIR = `${REPO_ROOT}docs/systemd`;
 const SERVICE = "drover-drive@.service";
@@ -36,17 +37,6 @@ function unitSection(text: string, section: string): Map<string, string[]> {
   return out;
 }
 
-function which(cmd: string): string | undefined {
-  for (const dir of ["/usr/bin", "/bin", "/usr/local/bin"]) {
-    try {
-      if (Deno.statSync(`${dir}/${cmd}`).isFile) return `${dir}/${cmd}`;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 Deno.test("systemd units: a oneshot tick per minute; 73 and 75 are not failures; JSON to the journal", async () => {
   const service = await Deno.readTextFile(`${DIR}/${SERVICE}`);
   const timer = await Deno.readTextFile(`${DIR}/${TIMER}`);
@@ -65,47 +55,41 @@ Deno.test("systemd units: a oneshot tick per minute; 73 and 75 are not failures;
   assert.match(cron, /\(systemd\/drover-drive@\.timer\)/);
 });
 
-const analyze = which("systemd-analyze");
-if (!analyze) {
-  console.log("SKIP systemd-analyze verify: not installed (apt: systemd; .ci/run installs it)");
-}
-
-Deno.test({
-  name: "systemd units: systemd-analyze --user verify accepts them (instance agents)",
-  ignore: !analyze,
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "drover-systemd-" });
-    try {
-      // The user manager systemd-analyze sets up wants a runtime directory.
-      await Deno.mkdir(`${dir}/run`, { mode: 0o700 });
-      for (const f of [SERVICE, TIMER]) await Deno.copyFile(`${DIR}/${f}`, `${dir}/${f}`);
-      const verify = async (units: string[]) =>
-        await new Deno.Command(analyze!, {
-          args: ["--user", "verify", ...units],
-          cwd: dir,
-          env: { XDG_RUNTIME_DIR: `${dir}/run` },
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-      const out = await verify(["./drover-drive@agents.service", "./drover-drive@agents.timer"]);
-      const text = dec.decode(out.stdout) + dec.decode(out.stderr);
-      assert.equal(out.code, 0, text);
-      assert.equal(text.trim(), "", "warnings from systemd-analyze");
-      // The check bites: a broken copy of the service is reported.
-      await Deno.writeTextFile(
-        `${dir}/broken@.service`,
-        (await Deno.readTextFile(`${DIR}/${SERVICE}`)).replace(
-          "SuccessExitStatus=",
-          "SuccessExit=",
-        ),
-      );
-      const bad = await verify(["./broken@agents.service"]);
-      assert.match(dec.decode(bad.stderr), /Unknown key 'SuccessExit'/);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-});
+testWithTools("systemd units: systemd-analyze --user verify accepts them (instance agents)", [
+  "systemd-analyze",
+], async (tools) => {
+  const analyze = tools["systemd-analyze"];
+  const dir = await Deno.makeTempDir({ prefix: "drover-systemd-" });
+  try {
+    // The user manager systemd-analyze sets up wants a runtime directory.
+    await Deno.mkdir(`${dir}/run`, { mode: 0o700 });
+    for (const f of [SERVICE, TIMER]) await Deno.copyFile(`${DIR}/${f}`, `${dir}/${f}`);
+    const verify = async (units: string[]) =>
+      await new Deno.Command(analyze!, {
+        args: ["--user", "verify", ...units],
+        cwd: dir,
+        env: { XDG_RUNTIME_DIR: `${dir}/run` },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const out = await verify(["./drover-drive@agents.service", "./drover-drive@agents.timer"]);
+    const text = dec.decode(out.stdout) + dec.decode(out.stderr);
+    assert.equal(out.code, 0, text);
+    assert.equal(text.trim(), "", "warnings from systemd-analyze");
+    // The check bites: a broken copy of the service is reported.
+    await Deno.writeTextFile(
+      `${dir}/broken@.service`,
+      (await Deno.readTextFile(`${DIR}/${SERVICE}`)).replace(
+        "SuccessExitStatus=",
+        "SuccessExit=",
+      ),
+    );
+    const bad = await verify(["./broken@agents.service"]);
+    assert.match(dec.decode(bad.stderr), /Unknown key 'SuccessExit'/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}, { hint: "apt: systemd; .ci/run installs it" });
 
 async function tmuxAt(socket: string, tmpdir: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("tmux", {

@@ -7,6 +7,25 @@ export const MAIN = ROOT + "main.ts";
 export const REPO_ROOT = ROOT;
 export const V8_FLAGS = "--v8-flags=--enable-experimental-regexp-engine-on-excessive-backtracks";
 
+/**
+ * Deno's own cache, pinned for every process the tests start: several tests give drover a fresh
+ * HOME or XDG_CACHE_HOME (for drover's caches), which would otherwise move Deno's module cache
+ * too and make each such `deno run` fetch every npm dependency again.
+ */
+if (!Deno.env.get("DROVER_BIN") && !Deno.env.get("DENO_DIR")) {
+  const info = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).outputSync();
+  try {
+    const dir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir;
+    if (typeof dir === "string" && dir !== "") Deno.env.set("DENO_DIR", dir);
+  } catch {
+    // no `deno info`: children use Deno's default, as before
+  }
+}
+
 export interface DroverRun {
   code: number;
   stdout: string;

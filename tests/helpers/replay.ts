@@ -39,8 +39,6 @@ export interface ReplayPane {
   keys(): Promise<string>;
   /** Switch the pane to another screen now (e.g. "the prompt was answered meanwhile"). */
   show(screen: Screen | string): Promise<void>;
-  /** A shell command that switches the pane to `screen` (for drover's test seam). */
-  switchCommand(screen: Screen | string): Promise<string>;
   /** Show `screen` as soon as `key` (one ASCII character) arrives, like a CLI answering. */
   onKey(key: string, screen: Screen | string): Promise<void>;
 }
@@ -103,11 +101,6 @@ export async function startReplay(
       await Deno.writeTextFile(`${dir}/next`, textOf(s));
       Deno.kill(await pid(), "SIGUSR1");
       await waitFile(`${dir}/switched`);
-    },
-    async switchCommand(s) {
-      await Deno.writeTextFile(`${dir}/next`, textOf(s));
-      // The seam waits for the switch so the next capture sees the new screen.
-      return `kill -USR1 ${await pid()} && for i in $(seq 100); do [ -f ${dir}/switched ] && exit 0; sleep 0.05; done; exit 1`;
     },
     async onKey(key, s) {
       const hex = key.charCodeAt(0).toString(16).padStart(2, "0");

@@ -18,7 +18,9 @@ export async function startTestServer(opts: { width?: number; height?: number } 
   const name = `drover-test-${Deno.pid}-${Date.now().toString(36)}-${counter++}`;
   const run = async (...args: string[]): Promise<string> => {
     const out = await new Deno.Command("tmux", {
-      args: ["-L", name, "-f", "/dev/null", ...args],
+      // -u: as lib/tmux does — without a UTF-8 locale (a fresh container has none) tmux would
+      // print the separators tests put in -F formats as "_".
+      args: ["-u", "-L", name, "-f", "/dev/null", ...args],
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

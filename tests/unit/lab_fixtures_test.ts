@@ -1,5 +1,5 @@
 // The lab's fixture comparison: volatile parts of real screens normalise away, a real change in a
-// state-defining line shows as a short readable diff. Runs on the recorded Claude Code fixtures.
+// state-defining line shows as a short readable diff. Runs on every recorded fixture folder.
 import assert from "node:assert/strict";
 import {
   compareDefining,
@@ -10,6 +10,8 @@ import {
   provenance,
   readManifest,
 } from "../lab/harness/fixtures.ts";
+import { REPO_ROOT } from "../lab/harness/clis.ts";
+import { stripAnsi } from "../../lib/detect/text.ts";
 
 Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, ports", () => {
   assert.equal(
@@ -74,23 +76,76 @@ Deno.test("definingLines() keeps screen order", () => {
   assert.deepEqual(definingLines("a x\nb\nc y\n", ["y", "x"]), ["a x", "c y"]);
 });
 
-Deno.test("recorded Claude Code fixtures: manifest entries exist, name their state, match themselves", async () => {
-  const dir = fixtureDir("claude-code", "2.1.197");
-  const m = await readManifest(dir);
-  if (!m) return; // not recorded in this checkout
-  const states = new Set(["prompt", "dialog", "busy", "idle", "shell", "unavailable", "unknown"]);
-  assert.ok(m.screens.length >= 50, `expected ≥ 25 screens × 2 sizes, got ${m.screens.length}`);
-  for (const e of m.screens) {
-    assert.ok(states.has(e.state), `${e.file}: state ${e.state}`);
-    assert.match(e.file, /^[a-z0-9-]+@\d+x\d+\.txt$/);
-    const plain = await Deno.readTextFile(`${dir}/${e.file}`);
-    await Deno.stat(`${dir}/${e.styled}`);
-    for (const d of e.defining) {
-      assert.ok(plain.includes(d), `${e.file} lacks ${JSON.stringify(d)}`);
+/** Every recorded fixture folder: what is on disk under tests/fixtures/<cli>/<version>/, plus
+ * every folder a profile names as its verification (`fixtures = …`), which must exist.
+ * tests/fixtures/hand-made/ is no recording: its screens say so in their own PROVENANCE.md and
+ * index, and the tests that build them check them. */
+async function fixtureFolders(): Promise<string[]> {
+  const root = `${REPO_ROOT}/tests/fixtures`;
+  const dirs = new Set<string>();
+  for await (const cli of Deno.readDir(root)) {
+    if (!cli.isDirectory || cli.name === "hand-made") continue;
+    for await (const v of Deno.readDir(`${root}/${cli.name}`)) {
+      if (v.isDirectory) dirs.add(`${cli.name}/${v.name}`);
     }
-    assert.ok(compareDefining(plain, plain, e.defining).ok);
   }
-  const text = provenance(m as Manifest);
-  assert.match(text, /capture-pane -p -J/);
-  assert.match(text, /capture-pane -p -e -J/);
+  for await (const f of Deno.readDir(`${REPO_ROOT}/profiles`)) {
+    if (!f.name.endsWith(".toml")) continue;
+    const toml = await Deno.readTextFile(`${REPO_ROOT}/profiles/${f.name}`);
+    for (const m of toml.matchAll(/^fixtures\s*=\s*"tests\/fixtures\/([^"]+)"/gm)) {
+      dirs.add(m[1].replace(/\/+$/, ""));
+    }
+  }
+  return [...dirs].sort();
+}
+
+// Mutations this catches (each verified to fail the test):
+// - a fixture folder without manifest.json (it used to pass silently: `if (!m) return`), also for
+//   a folder a profile names but that is missing;
+// - a styled capture whose state-defining lines differ from its plain capture (it used to compare
+//   the plain fixture with itself, which can never fail);
+// - a recorded screen left out of the manifest.
+Deno.test("recorded fixtures, every CLI and version: manifest present and complete, plain and styled agree", async () => {
+  const states = new Set(["prompt", "dialog", "busy", "idle", "shell", "unavailable", "unknown"]);
+  const folders = await fixtureFolders();
+  assert.ok(folders.length >= 5, `expected the five CLIs' fixtures, got ${folders.join(", ")}`);
+  for (const rel of folders) {
+    const [cli, version] = rel.split("/");
+    const dir = fixtureDir(cli, version);
+    const m = await readManifest(dir);
+    assert.ok(
+      m,
+      `${rel}: no manifest.json (a fixture folder must say how each screen was recorded)`,
+    );
+    assert.equal(m.version, version, `${rel}: manifest version`);
+    assert.ok(m.screens.length >= 2, `${rel}: only ${m.screens.length} screens`);
+    const listed = new Set<string>();
+    for (const e of m.screens) {
+      assert.ok(states.has(e.state), `${rel}/${e.file}: state ${e.state}`);
+      assert.match(e.file, /^[a-z0-9-]+@\d+x\d+\.txt$/);
+      assert.equal(
+        e.styled,
+        e.file.replace(/\.txt$/, ".ansi.txt"),
+        `${rel}/${e.file}: styled name`,
+      );
+      listed.add(e.file).add(e.styled);
+      const plain = await Deno.readTextFile(`${dir}/${e.file}`);
+      const styled = await Deno.readTextFile(`${dir}/${e.styled}`);
+      assert.ok(e.defining.length > 0, `${rel}/${e.file}: no state-defining lines`);
+      for (const d of e.defining) {
+        assert.ok(plain.includes(d), `${rel}/${e.file} lacks ${JSON.stringify(d)}`);
+      }
+      // The two captures of one screen (plain -J and styled -e -J) show the same defining lines.
+      const cmp = compareDefining(plain, stripAnsi(styled), e.defining);
+      assert.ok(cmp.ok, `${rel}/${e.styled} disagrees with ${e.file}:\n${cmp.diff}`);
+    }
+    for await (const f of Deno.readDir(dir)) {
+      if (f.name.endsWith(".txt")) {
+        assert.ok(listed.has(f.name), `${rel}/${f.name} is not in the manifest`);
+      }
+    }
+    const text = provenance(m as Manifest);
+    assert.match(text, /capture-pane -p -J/);
+    assert.match(text, /capture-pane -p -e -J/);
+  }
 });

@@ -5,6 +5,7 @@ import {
   probeAvailability,
   probeScript,
 } from "../../lib/launch/availability.ts";
+import { testWithTools } from "../helpers/tools.ts";
 
 Deno.test("availability: the probe is all-or-nothing and ignores startup noise", () => {
   const cmds = ["sh", "nope"];
@@ -17,8 +18,12 @@ Deno.test("availability: the probe is all-or-nothing and ignores startup noise",
   assert.equal(probeScript(["a"], "T"), "echo T:0; command -v a; echo T:end");
 });
 
-for (const shell of ["/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"]) {
-  Deno.test(`availability: a real login-shell probe with ${shell}, cached afterwards`, async () => {
+// sh and bash are required by the README; zsh and fish are optional (.ci/run installs them).
+for (const name of ["sh", "bash", "zsh", "fish"]) {
+  testWithTools(`availability: a real login-shell probe with ${name}, cached afterwards`, [
+    name,
+  ], async (tools) => {
+    const shell = tools[name];
     const dir = await Deno.makeTempDir();
     try {
       const cache = `${dir}/drover/availability.json`;
@@ -37,7 +42,7 @@ for (const shell of ["/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
-  });
+  }, { hint: ".ci/run installs zsh and fish" });
 }
 
 Deno.test("availability: a shell that fails leaves everything unknown, never unavailable", async () => {

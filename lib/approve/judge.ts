@@ -11,13 +11,24 @@ type Loose = any;
 
 export type Verdicts = ReturnType<typeof detect>;
 
+/** The clock a detector reads printed reset times against (lib/detect `DetectOptions.now`). */
+export interface DetectClock {
+  now: () => number;
+  timeZone: string;
+}
+
 export function makeDetector(
   cli: string,
   config: Config,
   title?: string,
+  clock?: DetectClock,
 ): (cap: PaneCapture) => Verdicts {
   const profile = resolveProfile(cli, config);
-  return (cap) => detect(cap, profile, title === undefined ? {} : { title });
+  return (cap) =>
+    detect(cap, profile, {
+      ...(title === undefined ? {} : { title }),
+      ...(clock === undefined ? {} : { now: clock.now(), timeZone: clock.timeZone }),
+    });
 }
 
 /**
@@ -43,6 +54,7 @@ export function toJudged(v: Verdicts, cap?: PaneCapture, words?: GateWords): Jud
       ? loose.broad_grant_option
       : null,
     choice_row: Array.isArray(loose.choice_row) ? loose.choice_row : null,
+    limit: typeof loose.limit === "string" ? loose.limit : null,
     input_box: typeof loose.input_box === "string" ? loose.input_box : null,
   };
 }

@@ -25,6 +25,8 @@ export interface OptionSpec {
   repeatable?: boolean;
   /** Absent → usage error ("required option … not specified"). */
   required?: boolean;
+  /** Accepted but left out of the help and the suggestions (a test seam, e.g. `drive --now`). */
+  hidden?: boolean;
 }
 
 /** One positional argument: `"<name>"` required, `"[name]"` optional, `"[name...]"` the rest. */
@@ -238,7 +240,7 @@ export function parseArgv<C extends CommandSpec>(root: C, argv: readonly string[
         if (hit) inline = word.slice(2);
       }
       if (!hit) {
-        const longs = [...cmdOpts, ...rootOpts].map((o) => o.long);
+        const longs = [...cmdOpts, ...rootOpts].filter((o) => !o.spec.hidden).map((o) => o.long);
         fail(`unknown option '${word}'`, name.startsWith("--") ? suggest(name, longs) : []);
         continue;
       }
@@ -391,7 +393,10 @@ export function formatHelp(path: readonly CommandSpec[], width = 80): string {
   if (args.length) items.push({ title: "Arguments:", rows: args });
   items.push({
     title: "Options:",
-    rows: [...(cmd.options ?? []), HELP].map((o) => [o.flags, optionHelp(o)]),
+    rows: [...(cmd.options ?? []).filter((o) => !o.hidden), HELP].map((o) => [
+      o.flags,
+      optionHelp(o),
+    ]),
   });
   if (cmd.commands) {
     const rows = cmd.commands.filter((c) => !c.hidden).map((c) =>

@@ -250,6 +250,11 @@ export const ROOT: Entry = {
           help: "the styled capture (capture-pane -p -e -J) of the same screen",
         },
         { flags: "--title <title>", help: "the pane title (mode markers read it too)" },
+        {
+          flags: "--now <instant>",
+          help:
+            "read a printed usage-limit reset against this ISO 8601 instant (when the capture was taken; default: now)",
+        },
       ],
       load: () => import("./detect.ts"),
     },
@@ -406,6 +411,20 @@ export const ROOT: Entry = {
         {
           flags: "--settle <duration>",
           help: "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)",
+        },
+        {
+          flags: "--resume <text>",
+          help:
+            "after a usage limit resets, type this once into the pane (default: [drive].resume, else off)",
+        },
+        {
+          flags: "--resume-margin <duration>",
+          help: "how long after the printed reset to resume (default 2m)",
+        },
+        {
+          flags: "--now <instant>",
+          help: "tests only: the clock starts at this ISO 8601 instant",
+          hidden: true,
         },
       ],
       load: () => import("./drive.ts"),

@@ -12,6 +12,7 @@ import {
   tooLargeError,
 } from "../io/capped.ts";
 import { detect, type Verdicts } from "../detect/mod.ts";
+import { localTimeZone } from "../limit/local.ts";
 import { checkCliFlag, effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
@@ -51,7 +52,16 @@ export function humanVerdicts(v: Verdicts): string[] {
 
 export async function action({ args, opts, g }: Invocation): Promise<CommandResult<Verdicts>> {
   const file = args.file as string | undefined;
-  const o = opts as { cli?: string; styled?: string; title?: string };
+  const o = opts as { cli?: string; styled?: string; title?: string; now?: string };
+  let now = Date.now();
+  if (o.now !== undefined) {
+    now = Date.parse(o.now);
+    if (!Number.isFinite(now)) {
+      throw invalidArgument(
+        `--now: "${o.now}" is not an ISO 8601 instant (e.g. 2026-12-01T18:00:00Z)`,
+      );
+    }
+  }
   if (o.styled === "-" && (file === undefined || file === "-")) {
     throw invalidArgument("only one of the captures can come from stdin");
   }
@@ -62,6 +72,6 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
   const styled = o.styled !== undefined
     ? await readCapture(o.styled, "the styled capture")
     : undefined;
-  const v = detect({ plain, styled }, profile, { title: o.title });
+  const v = detect({ plain, styled }, profile, { title: o.title, now, timeZone: localTimeZone() });
   return { data: v, human: humanVerdicts(v) };
 }

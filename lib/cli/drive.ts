@@ -72,6 +72,9 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       }
     }
 
+    // The hidden --now (tests): the clock starts there and runs at the real rate.
+    const t0 = Date.now();
+    const clock = opts.startAt === undefined ? undefined : () => opts.startAt! + (Date.now() - t0);
     const statePath = `${opts.stateDir}/${key}.state.json`;
     const loaded = await loadState(statePath, opts.session);
     const quiet = new Set(opts.once ? ["drive-started", "drive-stopped"] : []);
@@ -92,10 +95,11 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       else if (!quiet.has(e.event)) writeOut(humanLine(e) + "\n");
     };
     if (loaded.warning) {
-      await sink(makeEvent(opts.session, "state-reset", loaded.warning, Date.now()));
+      await sink(makeEvent(opts.session, "state-reset", loaded.warning, clock?.() ?? Date.now()));
     }
 
     const host = new TmuxDriveHost({
+      ...(clock === undefined ? {} : { clock }),
       server,
       config,
       session: opts.session,
@@ -117,6 +121,8 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
           dedupWindowMs: opts.dedupWindowMs,
           ...(opts.nudge === undefined ? {} : { nudge: opts.nudge }),
           ...(opts.nudgeEveryMs === undefined ? {} : { nudgeEveryMs: opts.nudgeEveryMs }),
+          ...(opts.resume === undefined ? {} : { resume: opts.resume }),
+          resumeMarginMs: opts.resumeMarginMs,
         },
         confirmMs: opts.confirmMs,
         verifyMs: opts.verifyMs,
@@ -137,7 +143,10 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       state_file: statePath,
       message: out.message,
     };
-    const human = out.exitCode === DRIVE_EXIT.orchestratorUnavailable
+    // Waiting out a usage limit is quiet (exit 75 tells cron; the `limit` event said why once).
+    const human = out.reason === "orchestrator-limit"
+      ? []
+      : out.exitCode === DRIVE_EXIT.orchestratorUnavailable
       ? [`drive stopped: ${out.message} (exit 75)`]
       : out.exitCode === DRIVE_EXIT.panesSynchronized
       ? [`drive: ${out.message} (exit 19)`]

@@ -104,6 +104,7 @@ export function parseConfig(text: string, file: string, source: ConfigSource = "
     interval: "intervalMs",
     on_escalate: "onEscalate",
     hook_timeout: "hookTimeoutMs",
+    resume_margin: "resumeMarginMs",
   };
   for (const [k, v] of Object.entries(dv)) if (v !== undefined) drive[rename[k] ?? k] = v;
   return Object.freeze({

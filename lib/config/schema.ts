@@ -88,6 +88,8 @@ export const DRIVE = z.strictObject({
   on_escalate: nonEmpty().optional(),
   hook_timeout: DURATION.optional(),
   state: nonEmpty().optional(),
+  resume: nonEmpty().optional(),
+  resume_margin: DURATION.optional(),
 }, { error: (i) => `must be a table, got ${describe(i.input)}` });
 
 /**

@@ -45,6 +45,9 @@ export interface DriveConfig {
   readonly onEscalate?: string;
   readonly hookTimeoutMs?: number;
   readonly state?: string;
+  /** Typed once into a pane whose usage limit has reset (issue 12); off when absent. */
+  readonly resume?: string;
+  readonly resumeMarginMs?: number;
 }
 
 export interface UnknownEntry {

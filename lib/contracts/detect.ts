@@ -25,6 +25,12 @@ export const DETECT = envelope(
     paste_buffer: z.string().nullable(),
     cli_unavailable: z.string().nullable(),
     manual_pattern: z.string().nullable(),
+    limit: z.string().nullable().describe(
+      "a usage-limit banner that says when it resets (limit_reset_pattern), else null",
+    ),
+    limit_resets_at: z.string().nullable().describe(
+      "when that limit resets, ISO 8601 (UTC); null when no time is printed or it cannot be read",
+    ),
     cli_version: z.string().nullable().optional().describe(
       "the CLI's version as its screen prints it (the newest banner; profile field " +
         "cli_version_pattern), else null; reported only, no verdict depends on it",

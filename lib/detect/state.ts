@@ -25,6 +25,7 @@ import {
   readinessOf,
 } from "./readiness.ts";
 import { screenOf } from "./screen.ts";
+import { limitOf } from "./limit.ts";
 import { stuckOf } from "./stuck.ts";
 import { styledLines } from "./text.ts";
 import { cliVersionOf } from "./version.ts";
@@ -38,6 +39,13 @@ export interface Capture {
 export interface DetectOptions {
   /** The pane title (mode markers also read it). */
   title?: string;
+  /**
+   * The clock (epoch ms) a printed reset time is read against ("resets 8pm" is the next 8pm after
+   * it). Passed in, never read here; without it `limit_resets_at` stays null.
+   */
+  now?: number;
+  /** IANA name of the local zone, for a reset time printed without one (default UTC). */
+  timeZone?: string;
 }
 
 export type PaneState = "unavailable" | "prompt" | "dialog" | "busy" | "shell" | "idle" | "unknown";
@@ -63,6 +71,10 @@ export interface Verdicts {
   paste_buffer: string | null;
   cli_unavailable: string | null;
   manual_pattern: string | null;
+  /** A usage-limit banner (`limit_reset_pattern`), or null. */
+  limit: string | null;
+  /** When that limit resets (ISO 8601), or null: no time printed, unreadable, or no clock given. */
+  limit_resets_at: string | null;
   /** Extension: an input line is visible (empty or not). */
   input_line: boolean;
   /** Extension: the first `dialog_markers` entry seen on a live dialog screen, else null. */
@@ -113,10 +125,11 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
   const readiness = readinessOf(s, p, dialogIdx);
   const stuck = stuckOf(s, p, box);
   const menu = !live.live && menuAtEndOf(s, box);
+  const limit = limitOf(s, p, box, opts);
 
   // The §5 precedence; past the permission-prompt branch, a live prompt is a dialog.
   let state: PaneState;
-  if (stuck.cli_unavailable !== null) state = "unavailable";
+  if (stuck.cli_unavailable !== null || limit.limit !== null) state = "unavailable";
   else if (permission_prompt) state = "prompt";
   else if (live.live || dialogIdx !== undefined || menu) state = "dialog";
   else if (mid_response) state = "busy";
@@ -144,6 +157,8 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     paste_buffer: stuck.paste_buffer,
     cli_unavailable: stuck.cli_unavailable,
     manual_pattern: manualPatternOf(subject, p),
+    limit: limit.limit,
+    limit_resets_at: limit.limit_resets_at,
     input_line: box !== null,
     // A glyph-selected column is read from the screen's shape alone; it wins over a row the
     // profile describes, so a profile cannot relabel the choices a real column shows.

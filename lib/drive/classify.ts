@@ -102,6 +102,8 @@ export function classifyCapture(
       };
     case "confirm-unavailable": // orchestrator panes only; classify judges an agent pane
       return { verb: "escalate", reason: "cli-unavailable", detail: plan.line };
+    case "limit": // only under drive --resume, which classify does not judge
+      return { verb: "escalate", reason: "cli-unavailable", detail: plan.step.memory.text };
     default:
       return {
         verb: "no-op",

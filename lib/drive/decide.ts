@@ -3,9 +3,11 @@
  * remembered state and the clock. It only says what to do; the runner re-confirms every action on
  * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
  */
-import { isDashedRule } from "../detect/text.ts";
+import { BOTTOM_REGION } from "../detect/screen.ts";
+import { captureLines, contentOf, isBlank, isDashedRule } from "../detect/text.ts";
 import { classifyCommand, type DangerRule } from "./danger.ts";
 import type { EscalationReason, PaneRef } from "./events.ts";
+import { limitOver, type LimitStep, limitStep, withoutStaleLimit } from "./limit.ts";
 import type { DriveState } from "./state.ts";
 
 /** The detector verdicts the loop reads (a subset of lib/detect's, by the §7 field names). */
@@ -24,6 +26,14 @@ export interface DriveVerdicts {
    * {@link commandBlockLines}; null when the command is not visible on a line of its own.
    */
   command_block?: number | null;
+  /** A usage-limit banner (lib/detect `limit`), or null/absent. */
+  limit?: string | null;
+  /** When that limit resets (ISO 8601), or null/absent. */
+  limit_resets_at?: string | null;
+  /** An input line is visible (empty or not). */
+  input_line?: boolean;
+  /** The bottom region's non-blank lines, decoration stripped (to place a banner in the transcript). */
+  tail?: string[];
   /** Read with the capture: the pane's window has synchronize-panes on (no key may go there). */
   synchronized?: boolean;
 }
@@ -58,6 +68,12 @@ export function commandBlockLines(plain: string, command: string | null): number
   return n;
 }
 
+/** The bottom region's non-blank lines (as lib/detect counts it), decoration stripped. */
+export function tailOf(plain: string): string[] {
+  const lines = captureLines(plain).filter((l) => !isBlank(l));
+  return lines.slice(-BOTTOM_REGION).map(contentOf);
+}
+
 /** Most lines a command's block may have to be approved: the command and a description. */
 export const MAX_COMMAND_BLOCK = 2;
 
@@ -74,6 +90,8 @@ export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
   else if (v.cli_unavailable && typeof v.cli_unavailable === "object") {
     unavailable = str(v.cli_unavailable.line) ?? str(v.cli_unavailable.text) ?? "(cli unavailable)";
   }
+  // A usage-limit banner is a CLI that cannot serve, whatever the profile's unavailable markers say.
+  unavailable ??= str(v.limit);
   return {
     state: typeof v.state === "string" ? v.state : "unknown",
     live_prompt: v.live_prompt === true,
@@ -83,7 +101,12 @@ export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
     command: str(v.command),
     file_path: str(v.file_path),
     cli_unavailable: unavailable,
-    ...(plain === undefined ? {} : { command_block: commandBlockLines(plain, str(v.command)) }),
+    limit: str(v.limit),
+    limit_resets_at: str(v.limit_resets_at),
+    input_line: v.input_line === true,
+    ...(plain === undefined
+      ? {}
+      : { command_block: commandBlockLines(plain, str(v.command)), tail: tailOf(plain) }),
   };
 }
 
@@ -93,7 +116,14 @@ export interface DriveSettings {
   dedupWindowMs: number;
   nudge?: string;
   nudgeEveryMs?: number;
+  /** Typed once into a pane whose usage limit has reset (off when absent). */
+  resume?: string;
+  /** How long after the printed reset the resume is due (default 2m). */
+  resumeMarginMs?: number;
 }
+
+/** The default of --resume-margin. */
+export const DEFAULT_RESUME_MARGIN_MS = 2 * 60_000;
 
 export type PanePlan =
   | { kind: "nothing"; why: string }
@@ -107,12 +137,16 @@ export type PanePlan =
     command?: string | null;
     file_path?: string | null;
     text?: string;
+    /** When the limit behind an unavailable CLI resets (ISO 8601), when the screen says. */
+    resets_at?: string;
     /** The compiled danger rule the command tripped (verdict "danger:<rule>"). */
     danger?: { rule: DangerRule; detail: string };
   }
   | { kind: "approve"; command: string; matched: string[] }
   | { kind: "submit"; text: string }
-  | { kind: "nudge"; text: string };
+  | { kind: "nudge"; text: string }
+  /** A usage limit with a readable reset, under `resume` (lib/drive/limit.ts). */
+  | { kind: "limit"; step: Exclude<LimitStep, { kind: "limit-stale" }> };
 
 /** The command is visible on its own line, in a block of at most command + description. */
 export function commandStandsAlone(v: DriveVerdicts): boolean {
@@ -146,6 +180,7 @@ export function stillInBox(box: string | null, text: string): boolean {
 export function observe(st: DriveState, pane: PaneRef, v: DriveVerdicts, now: number): void {
   const mem = st.panes[pane.id];
   if (mem?.submitted && strandedText(v) !== mem.submitted.text) delete mem.submitted;
+  if (mem?.limit && limitOver(v, mem.limit, now)) delete mem.limit;
   if (pane.role === "orchestrator") {
     if (idleForNudge(v)) st.orchestrator.idleSince ??= now;
     else delete st.orchestrator.idleSince;
@@ -169,11 +204,19 @@ function oneLine(s: string, max = 200): string {
 /** What to do about one pane, judged on its sweep capture. */
 export function planPane(
   pane: PaneRef,
-  v: DriveVerdicts,
+  seen: DriveVerdicts,
   st: DriveState,
   now: number,
   s: DriveSettings,
 ): PanePlan {
+  let v = seen;
+  if (s.resume !== undefined) {
+    const mem = st.panes[pane.id]?.limit;
+    const step = limitStep(v, mem, now, s.resumeMarginMs ?? DEFAULT_RESUME_MARGIN_MS);
+    // The banner of a limit already resumed is transcript now, not a limit.
+    if (step?.kind === "limit-stale") v = withoutStaleLimit(v);
+    else if (step) return { kind: "limit", step };
+  }
   if (v.cli_unavailable !== null) {
     if (pane.role === "orchestrator") {
       return { kind: "confirm-unavailable", line: v.cli_unavailable };
@@ -184,6 +227,7 @@ export function planPane(
       key: `${pane.id}\u001fcli-unavailable`,
       text: v.cli_unavailable,
       message: `the ${pane.cli} CLI in this pane cannot serve: ${oneLine(v.cli_unavailable)}`,
+      ...(v.limit && v.limit_resets_at ? { resets_at: v.limit_resets_at } : {}),
     };
   }
   if (v.live_prompt && v.permission_prompt) {

@@ -15,6 +15,8 @@ export type EventType =
   | "input-submitted"
   | "nudge-sent"
   | "orchestrator-unavailable"
+  | "limit"
+  | "resumed"
   | "state-reset"
   | "warning";
 
@@ -26,6 +28,8 @@ export type EscalationReason =
   | "dialog"
   | "input-stuck"
   | "nudge-wedged"
+  | "limit-menu"
+  | "resume-wedged"
   | "synchronized";
 
 export interface DriveEvent {
@@ -42,8 +46,10 @@ export interface DriveEvent {
   verdict?: string;
   command?: string | null;
   file_path?: string | null;
-  /** The text typed or found (nudge, stranded input, unavailable line). */
+  /** The text typed or found (nudge, stranded input, unavailable line, limit banner). */
   text?: string;
+  /** When a usage limit resets (ISO 8601), as the screen said: `limit` events, unavailable ones. */
+  resets_at?: string;
   /** One readable sentence; the human log line is built from it. */
   message: string;
   detail?: Record<string, unknown>;

@@ -4,7 +4,7 @@
  * profile, keys through lib/tmux, approvals through lib/approve's gate.
  */
 import { approve } from "../approve/mod.ts";
-import { makeDetector, makeGateWords, toJudged } from "../approve/judge.ts";
+import { type DetectClock, makeDetector, makeGateWords, toJudged } from "../approve/judge.ts";
 import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import {
@@ -16,6 +16,7 @@ import {
 import { orchestrators } from "../identify/roles.ts";
 import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts";
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";
+import { localTimeZone } from "../limit/local.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
 import {
@@ -45,6 +46,10 @@ export interface TmuxHostOptions {
   approveSettleMs?: number;
   /** Deadline of one --on-escalate run (default DEFAULT_HOOK_TIMEOUT_MS). */
   hookTimeoutMs?: number;
+  /** The clock (epoch ms); the real one unless a test passes its own (`drive --now`). */
+  clock?: () => number;
+  /** The local zone for reset times printed without one (default: the machine's). */
+  timeZone?: string;
 }
 
 /** Map "the session or its server went away" to SESSION_GONE; pass everything else through. */
@@ -78,7 +83,11 @@ export class TmuxDriveHost implements DriveHost {
   private readonly ids = new Map<string, { key: string; identified: Identified }>();
   private readonly info = new Map<string, PaneInfo>();
 
-  constructor(private readonly o: TmuxHostOptions) {}
+  private readonly clock: DetectClock;
+
+  constructor(private readonly o: TmuxHostOptions) {
+    this.clock = { now: o.clock ?? Date.now, timeZone: o.timeZone ?? localTimeZone() };
+  }
 
   private gone(e: unknown): never {
     throw asSessionGone(e, this.o.session, this.o.server);
@@ -128,7 +137,10 @@ export class TmuxDriveHost implements DriveHost {
 
   private judge(pane: HostPane, cap: PaneCapture): DriveVerdicts {
     const title = this.info.get(pane.ref.id)?.title;
-    return toDriveVerdicts(makeDetector(pane.ref.cli, this.o.config, title)(cap), cap.plain);
+    return toDriveVerdicts(
+      makeDetector(pane.ref.cli, this.o.config, title, this.clock)(cap),
+      cap.plain,
+    );
   }
 
   async look(panes: HostPane[]): Promise<Map<string, DriveVerdicts>> {
@@ -181,7 +193,7 @@ export class TmuxDriveHost implements DriveHost {
     if (!info) {
       return { outcome: "refused", reason: "no-live-prompt", message: "pane not listed", sent: [] };
     }
-    const detector = makeDetector(pane.ref.cli, this.o.config, info.title);
+    const detector = makeDetector(pane.ref.cli, this.o.config, info.title, this.clock);
     const words = makeGateWords(pane.ref.cli, this.o.config);
     let rejected = false;
     // Every capture the gate judges is re-checked against the allowlist decision made on the
@@ -236,7 +248,7 @@ export class TmuxDriveHost implements DriveHost {
   }
 
   now(): number {
-    return Date.now();
+    return this.clock.now();
   }
 }
 

@@ -2,6 +2,8 @@
  * Typing a nudge into an idle orchestrator: literal text, settle, Enter, then verify it left the
  * input box. A CLI that swallowed the Enter (still drawing, a paste guard) gets up to two
  * recoveries — clear the line with C-u, retype, settle, Enter — and is then reported wedged.
+ * The resume after a usage limit (lib/drive/limit.ts) goes through the same path, with its own
+ * test of the fresh capture taken before the first key.
  */
 import { type DriveVerdicts, idleForNudge, stillInBox } from "./decide.ts";
 
@@ -35,17 +37,28 @@ export function nudgeText(text: string): string {
   return t.length > 600 ? t.slice(0, 600) + " ..." : t;
 }
 
+export interface NudgeReady {
+  /** The fresh capture before the first key must pass this (default: an idle orchestrator). */
+  test(v: DriveVerdicts): boolean;
+  /** Why nothing was sent when it does not. */
+  why(v: DriveVerdicts): string;
+}
+
+const IDLE_ORCHESTRATOR: NudgeReady = {
+  test: idleForNudge,
+  why: (v) => `the orchestrator is no longer idle (${v.state})`,
+};
+
 export async function sendNudge(
   port: NudgePort,
   rawText: string,
   timing: NudgeTiming,
+  ready: NudgeReady = IDLE_ORCHESTRATOR,
 ): Promise<NudgeResult> {
   const text = nudgeText(rawText);
   if (text === "") return { outcome: "skipped", why: "empty nudge text" };
   const before = await port.look();
-  if (!idleForNudge(before)) {
-    return { outcome: "skipped", why: `the orchestrator is no longer idle (${before.state})` };
-  }
+  if (!ready.test(before)) return { outcome: "skipped", why: ready.why(before) };
   const keys: string[] = [];
   let box: string | null = null;
   for (let attempt = 0; attempt <= NUDGE_RECOVERIES; attempt++) {

@@ -13,6 +13,7 @@ export const DEFAULTS = {
   confirmMs: 1_000,
   verifyMs: 1_000,
   hookTimeoutMs: 5_000,
+  resumeMarginMs: 2 * 60_000,
 } as const;
 
 export interface DriveFlags {
@@ -30,6 +31,10 @@ export interface DriveFlags {
   hookTimeout?: string;
   state?: string;
   settle?: string;
+  resume?: string;
+  resumeMargin?: string;
+  /** Test seam (hidden flag): the clock starts at this instant (ISO 8601) and runs from there. */
+  now?: string;
 }
 
 export interface DriveOptions {
@@ -50,6 +55,11 @@ export interface DriveOptions {
   settleMs?: number;
   confirmMs: number;
   verifyMs: number;
+  /** Typed once into a pane whose usage limit has reset; off when absent. */
+  resume?: string;
+  resumeMarginMs: number;
+  /** Where the clock starts (epoch ms; the hidden --now flag), else the real clock. */
+  startAt?: number;
 }
 
 /** $XDG_STATE_HOME/drover, else ~/.local/state/drover. */
@@ -101,6 +111,22 @@ export function resolveDriveOptions(
   if (hookTimeoutMs < 100 || hookTimeoutMs > 3_600_000) {
     throw invalidArgument("--hook-timeout must be between 100ms and 1h");
   }
+  const resume = flags.resume ?? cfg.resume;
+  if (resume !== undefined && resume.trim() === "") throw invalidArgument("--resume text is empty");
+  const resumeMarginMs = flags.resumeMargin !== undefined
+    ? parseDuration(flags.resumeMargin, "--resume-margin")
+    : cfg.resumeMarginMs ?? DEFAULTS.resumeMarginMs;
+  if (resumeMarginMs > 24 * 3_600_000) throw invalidArgument("--resume-margin must be at most 24h");
+  if (flags.resumeMargin !== undefined && resume === undefined) {
+    throw invalidArgument("--resume-margin needs --resume TEXT (or [drive].resume)");
+  }
+  let startAt: number | undefined;
+  if (flags.now !== undefined) {
+    startAt = Date.parse(flags.now);
+    if (!Number.isFinite(startAt)) {
+      throw invalidArgument(`--now: "${flags.now}" is not an ISO 8601 instant`);
+    }
+  }
   const stateDir = flags.state ?? cfg.state ?? defaultStateDir(env);
   if (!stateDir) {
     throw invalidArgument("no state directory: set HOME or XDG_STATE_HOME, or pass --state DIR");
@@ -116,7 +142,10 @@ export function resolveDriveOptions(
     stateDir,
     confirmMs: DEFAULTS.confirmMs,
     verifyMs: DEFAULTS.verifyMs,
+    resumeMarginMs,
   };
+  if (resume !== undefined) out.resume = resume;
+  if (startAt !== undefined) out.startAt = startAt;
   const orch = flags.orchestrator ?? cfg.orchestrator;
   if (orch !== undefined) out.orchestrator = orch;
   if (nudge !== undefined) {

@@ -17,8 +17,9 @@ import {
 import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";
-import { sendNudge } from "./nudge.ts";
-import { type DriveState, pruneState, saveState, shouldEmit } from "./state.ts";
+import { readyForResume } from "./limit.ts";
+import { type NudgePort, nudgeText, sendNudge } from "./nudge.ts";
+import { type DriveState, type LimitMemory, pruneState, saveState, shouldEmit } from "./state.ts";
 
 /** Exit codes of `drover drive` (README table). */
 export const DRIVE_EXIT = {
@@ -98,6 +99,7 @@ export interface DriveOutcome {
     | "stopped"
     | "max-ticks"
     | "orchestrator-unavailable"
+    | "orchestrator-limit"
     | "session-gone"
     | "synchronized";
   message: string;
@@ -149,6 +151,7 @@ export class DriveLoop {
     if (plan.command !== undefined) extra.command = plan.command;
     if (plan.file_path !== undefined) extra.file_path = plan.file_path;
     if (plan.text !== undefined) extra.text = plan.text;
+    if (plan.resets_at !== undefined) extra.resets_at = plan.resets_at;
     const e = await this.emit("escalated", plan.message, pane, extra);
     if (this.opts.onEscalate) {
       const problem = await this.host.hook(this.opts.onEscalate, e);
@@ -230,7 +233,9 @@ export class DriveLoop {
       observe(this.state, pane.ref, v, now);
       const plan = planPane(pane.ref, v, this.state, now, this.opts.settings);
       // Only plans that send keys are held back; escalations and the unavailability check send none.
-      const sendsKeys = plan.kind === "submit" || plan.kind === "approve" || plan.kind === "nudge";
+      const sendsKeys = plan.kind === "submit" || plan.kind === "approve" ||
+        plan.kind === "nudge" ||
+        (plan.kind === "limit" && plan.step.kind === "resume");
       if (pane.synchronized || (pane.window && this.synchronizedWindows.has(pane.window))) {
         if (sendsKeys || pane.synchronized) await this.leaveSynchronized(pane);
         if (sendsKeys) continue;
@@ -272,13 +277,20 @@ export class DriveLoop {
         if (!again || again.cli_unavailable === null) return undefined;
         const message =
           `the orchestrator's ${ref.cli} CLI cannot serve (seen on two captures): ${again.cli_unavailable.trim()}`;
-        await this.emit("orchestrator-unavailable", message, ref, { text: again.cli_unavailable });
+        const resets = again.limit && again.limit_resets_at
+          ? { resets_at: again.limit_resets_at }
+          : {};
+        await this.emit("orchestrator-unavailable", message, ref, {
+          text: again.cli_unavailable,
+          ...resets,
+        });
         await this.escalate(ref, {
           kind: "escalate",
           reason: "orchestrator-unavailable",
           key: `${ref.id}\u001forchestrator-unavailable`,
           text: again.cli_unavailable,
           message,
+          ...resets,
         }, true);
         return this.outcome(
           "orchestrator-unavailable",
@@ -343,20 +355,11 @@ export class DriveLoop {
         }
         return undefined;
       }
+      case "limit":
+        return await this.limit(pane, plan.step);
       case "nudge": {
         const result = await sendNudge(
-          {
-            look: async () => {
-              const v = await this.host.lookOne(pane);
-              if (!v) throw new DroverError("TARGET_NOT_FOUND", `pane ${ref.id} vanished`);
-              // Every key of the nudge follows a look: none goes into a synchronized window.
-              if (v.synchronized) throw synchronizedNow(pane);
-              return v;
-            },
-            typeLiteral: (t) => this.host.typeLiteral(pane, t),
-            keys: (k) => this.host.keys(pane, k),
-            sleep: (ms) => this.host.sleep(ms),
-          },
+          this.sendPort(pane),
           plan.text,
           { settleMs: pane.settleMs, verifyMs: this.opts.verifyMs },
         );
@@ -392,6 +395,144 @@ export class DriveLoop {
         return undefined;
       }
     }
+  }
+
+  /** A usage limit under `resume` (lib/drive/limit.ts): report it once, wait, resume it once. */
+  private async limit(
+    pane: HostPane,
+    step: Extract<PanePlan, { kind: "limit" }>["step"],
+  ): Promise<DriveOutcome | undefined> {
+    const ref = pane.ref;
+    const mem = (this.state.panes[ref.id] ??= {});
+    if (step.kind === "limit") {
+      mem.limit = step.memory;
+      const m = step.memory;
+      const resetsAt = new Date(m.resetsAt).toISOString();
+      const dueAt = new Date(m.dueAt).toISOString();
+      const message = step.comeback
+        ? `the usage limit came back after the resume: ${
+          clip(m.text)
+        }; resuming again at ${dueAt} ` +
+          `(${Math.round((m.dueAt - Math.max(m.resetsAt, m.seenAt)) / 60_000)}m after its reset, ` +
+          `backing off)`
+        : `usage limit until ${resetsAt}: ${clip(m.text)}; typing the resume text at ${dueAt}`;
+      await this.emit("limit", message, ref, {
+        text: m.text,
+        resets_at: resetsAt,
+        detail: { due_at: dueAt, resumes: m.resumes, comeback: step.comeback },
+      });
+      return this.waiting(ref, m);
+    }
+    if (step.kind === "limit-wait") return this.waiting(ref, step.memory);
+    return await this.resume(pane, step.memory);
+  }
+
+  /** While a limit waits, the orchestrator's --once run ends with 75 and prints nothing. */
+  private waiting(ref: PaneRef, m: LimitMemory): DriveOutcome | undefined {
+    if (ref.role !== "orchestrator" || !this.opts.once) return undefined;
+    return this.outcome(
+      "orchestrator-limit",
+      DRIVE_EXIT.orchestratorUnavailable,
+      `the orchestrator's ${ref.cli} CLI is at its usage limit until ${
+        new Date(m.resetsAt).toISOString()
+      }; the resume is due at ${new Date(m.dueAt).toISOString()}`,
+    );
+  }
+
+  /** The verified send path's view of one pane (the nudge's, and the resume's). */
+  private sendPort(pane: HostPane): NudgePort {
+    return {
+      look: async () => {
+        const v = await this.host.lookOne(pane);
+        if (!v) throw new DroverError("TARGET_NOT_FOUND", `pane ${pane.ref.id} vanished`);
+        // Every key of the send follows a look: none goes into a synchronized window.
+        if (v.synchronized) throw synchronizedNow(pane);
+        return v;
+      },
+      typeLiteral: (t) => this.host.typeLiteral(pane, t),
+      keys: (k) => this.host.keys(pane, k),
+      sleep: (ms) => this.host.sleep(ms),
+    };
+  }
+
+  private async resume(pane: HostPane, m: LimitMemory): Promise<DriveOutcome | undefined> {
+    const ref = pane.ref;
+    const mem = (this.state.panes[ref.id] ??= {});
+    const fresh = await this.host.lookOne(pane);
+    if (!fresh) return undefined;
+    if (!fresh.limit) {
+      // The CLI went on by itself (its own auto-continue) or a person did: nothing to resume.
+      delete mem.limit;
+      return undefined;
+    }
+    if (fresh.live_prompt || !fresh.input_line) {
+      // A limit menu (wait / upgrade / switch model) over the input line: a limit, not a prompt,
+      // never answered. (Gemini CLI's "Keep trying / Stop" box is not even a live prompt to the
+      // detector; it hides the input line all the same.)
+      await this.escalate(ref, {
+        kind: "escalate",
+        reason: "limit-menu",
+        key: `${ref.id}\u001flimit-menu`,
+        text: m.text,
+        resets_at: new Date(m.resetsAt).toISOString(),
+        message: `the usage limit has reset but a menu covers the input line${
+          fresh.live_prompt ? "" : " (no input line on screen)"
+        }; drover never answers a limit menu: close it (Esc) and the next tick types the resume text`,
+      });
+      return this.waiting(ref, m);
+    }
+    const text = this.opts.settings.resume ?? "";
+    // One resume per occurrence, whatever comes of it: remembered on disk before the first key, so
+    // not even a crash between the keys and the end of the tick can make it two.
+    mem.limit = {
+      ...m,
+      resumedAt: this.host.now(),
+      resumes: m.resumes + 1,
+      resumeText: nudgeText(text),
+    };
+    await this.write();
+    const result = await sendNudge(
+      this.sendPort(pane),
+      text,
+      { settleMs: pane.settleMs, verifyMs: this.opts.verifyMs },
+      {
+        test: readyForResume,
+        why: (v) => `the limit screen is not ready for input (${v.state})`,
+      },
+    );
+    if (result.outcome === "skipped") {
+      // Nothing was typed (the screen changed before the first key): still waiting.
+      mem.limit = m;
+      return this.waiting(ref, m);
+    }
+    const now = this.host.now();
+    if (result.outcome === "delivered") {
+      await this.emit(
+        "resumed",
+        `the usage limit reset at ${new Date(m.resetsAt).toISOString()}; typed "${clip(text)}"${
+          result.recoveries
+            ? ` after ${result.recoveries} recover${result.recoveries > 1 ? "ies" : "y"}`
+            : ""
+        }`,
+        ref,
+        {
+          text,
+          resets_at: new Date(m.resetsAt).toISOString(),
+          detail: { recoveries: result.recoveries, resumes: m.resumes + 1 },
+        },
+      );
+      return undefined;
+    }
+    mem.submitted = { text: (result.box ?? text).trim(), at: now };
+    await this.escalate(ref, {
+      kind: "escalate",
+      reason: "resume-wedged",
+      key: `${ref.id}\u001fresume-wedged`,
+      text,
+      message:
+        `resume-wedged: the resume text stayed in the input box after ${result.recoveries} recoveries (C-u, retype); not typing it again`,
+    });
+    return undefined;
   }
 
   private outcome(

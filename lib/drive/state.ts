@@ -1,6 +1,7 @@
 /**
  * What the drive loop remembers between ticks (and between cron runs): escalation dedup windows,
- * the orchestrator's idle/nudge timers, and which stranded input already got its one Enter.
+ * the orchestrator's idle/nudge timers, which stranded input already got its one Enter, and each
+ * pane's usage limit (when it resets, whether its one resume was typed).
  *
  * Written atomically (temp file + rename) so a crash or a concurrent reader never sees half a
  * file; read tolerantly — a damaged file is set aside with a warning and the loop starts fresh,
@@ -22,6 +23,25 @@ export const MAX_STATE_BYTES = 1024 * 1024;
 export interface PaneMemory {
   /** The input text we pressed Enter for, and when (at most one Enter per stranded text). */
   submitted?: { text: string; at: number };
+  /** A usage limit the pane showed with a readable reset time (drive resume, lib/drive/limit.ts). */
+  limit?: LimitMemory;
+}
+
+export interface LimitMemory {
+  /** The banner of this occurrence, as the detector reported it. */
+  text: string;
+  /** When the screen said it resets (epoch ms), as read when it was first seen. */
+  resetsAt: number;
+  /** When the resume is due: the reset plus the margin, doubled for each earlier resume. */
+  dueAt: number;
+  /** Resumes typed in this pane's run of limits (a limit that comes back keeps counting). */
+  resumes: number;
+  /** When this occurrence was first seen. */
+  seenAt: number;
+  /** When its one resume was typed; set once, never a second time for the same occurrence. */
+  resumedAt?: number;
+  /** The text typed (its echo on screen tells an old banner from a new one). */
+  resumeText?: string;
 }
 
 export interface OrchestratorMemory {
@@ -74,6 +94,8 @@ export function parseState(text: string, session: string): DriveState | string {
       if (isRecord(s) && typeof s.text === "string" && finite(s.at)) {
         mem.submitted = { text: s.text, at: s.at };
       }
+      const limit = parseLimit(m.limit);
+      if (limit) mem.limit = limit;
       st.panes[id] = mem;
     }
   }
@@ -84,6 +106,22 @@ export function parseState(text: string, session: string): DriveState | string {
   }
   if (finite(raw.updatedAt)) st.updatedAt = raw.updatedAt;
   return st;
+}
+
+function parseLimit(x: unknown): LimitMemory | undefined {
+  if (!isRecord(x)) return undefined;
+  if (typeof x.text !== "string" || !finite(x.resetsAt) || !finite(x.dueAt)) return undefined;
+  if (!finite(x.resumes) || x.resumes < 0 || !finite(x.seenAt)) return undefined;
+  const m: LimitMemory = {
+    text: x.text.slice(0, 1000),
+    resetsAt: x.resetsAt,
+    dueAt: x.dueAt,
+    resumes: Math.floor(x.resumes),
+    seenAt: x.seenAt,
+  };
+  if (finite(x.resumedAt)) m.resumedAt = x.resumedAt;
+  if (typeof x.resumeText === "string") m.resumeText = x.resumeText.slice(0, 1000);
+  return m;
 }
 
 export interface LoadedState {
@@ -145,7 +183,7 @@ export function pruneState(
     for (const id of Object.keys(st.panes)) if (!livePanes.has(id)) delete st.panes[id];
   }
   for (const [id, m] of Object.entries(st.panes)) {
-    if (!m.submitted) delete st.panes[id];
+    if (!m.submitted && !m.limit) delete st.panes[id];
   }
 }
 

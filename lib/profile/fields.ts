@@ -14,6 +14,14 @@ export interface FieldSpec {
    * an extension field may stay unset there (unset = the detector that reads it is off). */
   readonly seed: boolean;
   readonly summary: string;
+  /**
+   * Named capture groups a pattern field reads (`(?P<name>…)`): the names it may use, and the ones
+   * of which it needs at least one. Other pattern fields ignore group names.
+   */
+  readonly namedGroups?: {
+    readonly allowed: readonly string[];
+    readonly anyOf: readonly string[];
+  };
 }
 
 export const FIELDS = [
@@ -221,6 +229,17 @@ export const FIELDS = [
     summary:
       "regex for the CLI's version on its own screen (welcome banner, footer); group 1 = the " +
       "version (last match wins); reported as cli_version, never used to judge a screen",
+  },
+  // Added for usage limits (issue 12): see docs/profiles.md "Extension fields".
+  {
+    name: "limit_reset_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for a usage-limit line that says when the limit resets; named groups: time (3pm, " +
+      "6:37pm, 3:05 PM), date (Dec 2, Jul 5th, 2026), zone (America/New_York, UTC, PST, " +
+      "GMT+5:30), in (2 days 4 hours); time or in is required",
+    namedGroups: { allowed: ["time", "date", "zone", "in"], anyOf: ["time", "in"] },
   },
 ] as const satisfies readonly FieldSpec[];
 

@@ -63,14 +63,17 @@ const MARKERS = z.array(MARKER, {
     `too many markers; at most ${PROFILE_LIMITS.markersPerField} per field`,
   );
 
-/** A pattern checker: the compiled form, or throws an Error whose message is the reason. */
-export type PatternCheck<P> = (source: string) => P;
+/**
+ * A pattern checker: the compiled form, or throws an Error whose message is the reason. `field`
+ * says which field the pattern is for (a field may require named groups, FieldSpec.namedGroups).
+ */
+export type PatternCheck<P> = (source: string, field?: FieldSpec) => P;
 
-function patternSchema<P>(check: PatternCheck<P>) {
+function patternSchema<P>(check: PatternCheck<P>, field: FieldSpec) {
   return z.string({ error: (i) => `must be a string (a regex), got ${describe(i.input)}` })
     .transform((v, ctx): { source: string; compiled: P } => {
       try {
-        return { source: v, compiled: check(v) };
+        return { source: v, compiled: check(v, field) };
       } catch (e) {
         const reason = e instanceof Error ? e.message : String(e);
         ctx.issues.push({
@@ -86,7 +89,7 @@ function patternSchema<P>(check: PatternCheck<P>) {
 function fieldSchema<P>(f: FieldSpec, check: PatternCheck<P>) {
   if (f.kind === "markers") return MARKERS;
   if (f.kind === "marker") return MARKER;
-  return patternSchema(check);
+  return patternSchema(check, f);
 }
 
 /** Closest field name for a typo (at most 3 edits), or null. */

@@ -3,7 +3,7 @@
  * silently fall back to a default, and a hostile value (empty marker, catch-all pattern,
  * back-reference) must never reach a detector.
  */
-import type { FieldName, PartialProfileValues } from "./fields.ts";
+import type { FieldName, FieldSpec, PartialProfileValues } from "./fields.ts";
 import { type CompiledPattern, compilePattern, PatternError } from "../regex/mod.ts";
 import { zodIssues } from "../config/issues.ts";
 import {
@@ -40,8 +40,11 @@ export const GENERIC_LINES: readonly string[] = [
 
 export { describe };
 
-/** Validate one pattern source: compiles in the supported subset and is not a catch-all. */
-export function checkPattern(src: string): CompiledPattern {
+/**
+ * Validate one pattern source: compiles in the supported subset, is not a catch-all, and has the
+ * named groups its field reads (when `field` says it reads any).
+ */
+export function checkPattern(src: string, field?: FieldSpec): CompiledPattern {
   const c = compilePattern(src);
   if (c.matcher.test("")) {
     throw new PatternError("matches the empty string, so it would match every line");
@@ -49,7 +52,29 @@ export function checkPattern(src: string): CompiledPattern {
   if (GENERIC_LINES.every((l) => c.matcher.test(l))) {
     throw new PatternError("matches every ordinary line (it would fire on any screen)");
   }
+  if (field?.namedGroups) checkNamedGroups(c, field.namedGroups);
   return c;
+}
+
+/** A field that reads named groups: only names it knows, and at least one it needs. */
+function checkNamedGroups(
+  c: CompiledPattern,
+  groups: NonNullable<FieldSpec["namedGroups"]>,
+): void {
+  const names = [...c.matcher.names.keys()];
+  const unknown = names.filter((n) => !groups.allowed.includes(n));
+  if (unknown.length > 0) {
+    throw new PatternError(
+      `unknown named group ${unknown.map((n) => `"${n}"`).join(", ")} (allowed: ${
+        groups.allowed.join(", ")
+      })`,
+    );
+  }
+  if (!groups.anyOf.some((n) => names.includes(n))) {
+    throw new PatternError(
+      `needs a named group ${groups.anyOf.map((n) => `(?P<${n}>…)`).join(" or ")}`,
+    );
+  }
 }
 
 let schema: ReturnType<typeof promptProfileSchema<CompiledPattern>> | undefined;

@@ -28,6 +28,8 @@ export interface FrozenPattern {
   ere: string;
   ereAlternatives: string[];
   groups: number;
+  /** Named groups → index (only when the pattern names any). */
+  names?: Record<string, number>;
   tree: FrozenNode;
 }
 
@@ -83,6 +85,7 @@ export function freezePattern(c: CompiledPattern, tree: Tree): FrozenPattern {
     ere: c.ere,
     ereAlternatives: [...c.ereAlternatives],
     groups: tree.groups,
+    ...(tree.names.size > 0 ? { names: Object.fromEntries(tree.names) } : {}),
     tree: freezeNode(tree.root),
   };
 }
@@ -92,7 +95,11 @@ export function thawPattern(f: FrozenPattern): CompiledPattern {
     source: f.source,
     jsSource: f.jsSource,
     ignoreCase: f.ignoreCase,
-    matcher: new Matcher({ root: thawNode(f.tree), groups: f.groups }, f.source),
+    matcher: new Matcher({
+      root: thawNode(f.tree),
+      groups: f.groups,
+      names: new Map(Object.entries(f.names ?? {})),
+    }, f.source),
     ere: f.ere,
     ereAlternatives: f.ereAlternatives,
   };

@@ -35,6 +35,8 @@ export interface Tree {
   readonly root: Node;
   /** Number of capture groups. */
   readonly groups: number;
+  /** Named groups (`(?P<name>…)`, `(?<name>…)`) → their index; each name once, as in Rust. */
+  readonly names: ReadonlyMap<string, number>;
 }
 
 export const EMPTY: Node = { kind: "cat", items: [] };
@@ -117,6 +119,7 @@ export function fromAst(
   spans?: Spans,
 ): Tree {
   let groups = 0;
+  const names = new Map<string, number>();
   const walk = (node: AST.Node, i: boolean): Node => {
     const n = convert(node, i);
     if (spans && !spans.has(n)) spans.set(n, [node.start, node.end]);
@@ -134,6 +137,13 @@ export function fromAst(
       }
       case "CapturingGroup": {
         const index = ++groups;
+        if (node.name) {
+          // JavaScript allows a name twice in different alternatives; Rust regex never does.
+          if (names.has(node.name)) {
+            throw new PatternError(`duplicate capture group name "${node.name}"`);
+          }
+          names.set(node.name, index);
+        }
         const body = alts(node.alternatives.map((a) => walk(a, i)));
         if (spans && !spans.has(body)) spans.set(body, [node.start, node.end]);
         return { kind: "group", index, body };
@@ -169,7 +179,7 @@ export function fromAst(
     }
   };
   const root = alts(ast.alternatives.map((a) => walk(a, ignoreCase)));
-  return { root, groups };
+  return { root, groups, names };
 }
 
 // ---------------------------------------------------------------------------------------------

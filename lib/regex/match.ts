@@ -48,6 +48,8 @@ export interface RegexMatch extends Array<string | undefined> {
   0: string;
   index: number;
   input: string;
+  /** Named groups by name (present only when the pattern names any), like RegExp#exec. */
+  groups?: Record<string, string | undefined>;
 }
 
 export class Matcher {
@@ -55,6 +57,8 @@ export class Matcher {
   readonly source: string;
   /** Number of capture groups. */
   readonly groups: number;
+  /** Named groups → index. */
+  readonly names: ReadonlyMap<string, number>;
   /** Searches the step budget stopped (counted as no match). */
   overBudget = 0;
   /** Steps the last search took (for tests and reports). */
@@ -69,6 +73,7 @@ export class Matcher {
   constructor(tree: Tree, source: string) {
     this.source = source;
     this.groups = tree.groups;
+    this.names = tree.names;
     this.#prog = compileProgram(tree);
     this.#slots = new Int32Array(this.#prog.slots);
     this.#pre = prefilterOf(tree.root);
@@ -141,6 +146,11 @@ export class Matcher {
     }
     out.index = slots[0];
     out.input = text;
+    if (this.names.size > 0) {
+      const named: Record<string, string | undefined> = {};
+      for (const [name, g] of this.names) named[name] = out[g];
+      out.groups = named;
+    }
     return out;
   }
 

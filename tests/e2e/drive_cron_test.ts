@@ -1,15 +1,11 @@
 /**
- * The crontab line of docs/cron.md, run as cron runs it: `env -i` with the line's own PATH
- * (/usr/bin:/bin), a HOME, no TMUX, no TERM, through /bin/sh. `$DROVER` points at the binary
- * under test (DROVER_BIN) or, from a source checkout, at the wrapper script docs/cron.md shows.
- *
- * The tmux server is the *default* server the line talks to, made private to this test with
- * TMUX_TMPDIR (tmux's own variable for where its sockets live), so no real session is touched.
+ * The crontab line of docs/cron.md, run as cron runs it (tests/helpers/cron.ts): `env -i` with
+ * the line's own PATH (/usr/bin:/bin), a HOME, no TMUX, no TERM, through /bin/sh, against a
+ * default tmux server private to the test.
  */
 import assert from "node:assert/strict";
-import { MAIN, V8_FLAGS } from "../helpers/drover.ts";
+import { cronBox } from "../helpers/cron.ts";
 import { cleanupReplay, loadScreen, startReplay } from "../helpers/replay.ts";
-import type { TestServer } from "../helpers/tmux_server.ts";
 
 const DOC = new URL("../../docs/cron.md", import.meta.url);
 
@@ -39,44 +35,13 @@ export async function crontabFromDocs(): Promise<{ env: Record<string, string>; 
   return { env, command };
 }
 
-async function tmuxAt(socket: string, tmpdir: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("tmux", {
-    args: ["-S", socket, "-f", "/dev/null", ...args],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { TMUX_TMPDIR: tmpdir, TERM: "xterm-256color" },
-  }).output();
-  const dec = new TextDecoder();
-  if (out.code !== 0) throw new Error(`tmux ${args.join(" ")}: ${dec.decode(out.stderr)}`);
-  return dec.decode(out.stdout);
-}
-
 Deno.test("cron: the docs/cron.md crontab line runs one tick under env -i (no TMUX, no TERM)", async () => {
   const { env: cronEnv, command } = await crontabFromDocs();
   assert.equal(cronEnv.PATH, "/usr/bin:/bin");
   assert.ok("DROVER" in cronEnv, "the crontab block sets DROVER");
 
-  const home = await Deno.makeTempDir({ prefix: "drover-cron-home-" });
-  const tmuxTmp = await Deno.makeTempDir({ prefix: "drover-cron-tmux-" });
-  const uid = Deno.uid() ?? 0;
-  const sockDir = `${tmuxTmp}/tmux-${uid}`;
-  await Deno.mkdir(sockDir, { mode: 0o700 });
-  const socket = `${sockDir}/default`;
-
-  // What the docs tell users to install: the compiled binary, or the deno wrapper script.
-  let exe = Deno.env.get("DROVER_BIN");
-  if (!exe) {
-    exe = `${home}/drover`;
-    // HOME is a throwaway here, so the wrapper names the deno cache this checkout already filled
-    // (a real user's cron HOME is their own, with the same cache).
-    const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-    await Deno.writeTextFile(
-      exe,
-      `#!/bin/sh\nDENO_DIR='${denoDir}' exec '${Deno.execPath()}' run -A --quiet ${V8_FLAGS} '${MAIN}' "$@"\n`,
-    );
-    await Deno.chmod(exe, 0o755);
-  }
+  await using box = await cronBox();
+  const { home, server: srv } = box;
 
   await Deno.mkdir(`${home}/.config/drover`, { recursive: true });
   await Deno.writeTextFile(
@@ -84,14 +49,6 @@ Deno.test("cron: the docs/cron.md crontab line runs one tick under env -i (no TM
     `[drive]\napprove = "allowlist"\nallow = ["npm run build"]\n`,
   );
 
-  const srv: TestServer = {
-    name: "default",
-    tmux: (...args: string[]) => tmuxAt(socket, tmuxTmp, ...args),
-    waitFor: () => Promise.reject(new Error("unused")),
-    async [Symbol.asyncDispose]() {
-      await tmuxAt(socket, tmuxTmp, "kill-server").catch(() => "");
-    },
-  };
   const size = "80x24";
   const orch = await startReplay(srv, await loadScreen(`claude-code/2.1.197/ready@${size}`), {
     session: "agents",
@@ -111,17 +68,8 @@ Deno.test("cron: the docs/cron.md crontab line runs one tick under env -i (no TM
   );
   await prompt.onKey("1", await loadScreen(`claude-code/2.1.197/bash-answered@${size}`));
   try {
-    const env = { ...cronEnv, DROVER: exe, HOME: home, TMUX_TMPDIR: tmuxTmp };
-    const out = await new Deno.Command("/usr/bin/env", {
-      args: ["-i", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), "/bin/sh", "-c", command],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      clearEnv: true,
-    }).output();
-    const dec = new TextDecoder();
-    const stdout = dec.decode(out.stdout);
-    const stderr = dec.decode(out.stderr);
+    const out = await box.run(command, { ...cronEnv, DROVER: box.exe });
+    const { stdout, stderr } = out;
     assert.equal(out.code, 0, `${stdout}\n${stderr}`);
     assert.doesNotMatch(stderr, /Failed to resolve|NotCapable|NotFound/);
 
@@ -149,8 +97,5 @@ Deno.test("cron: the docs/cron.md crontab line runs one tick under env -i (no TM
     );
   } finally {
     for (const p of [orch, typed, prompt]) await cleanupReplay(p);
-    await srv[Symbol.asyncDispose]();
-    await Deno.remove(home, { recursive: true }).catch(() => {});
-    await Deno.remove(tmuxTmp, { recursive: true }).catch(() => {});
   }
 });

@@ -137,7 +137,13 @@ Deno.test("decide: the orchestrator is nudged only after a full idle interval, a
 });
 
 Deno.test("decide: verdicts from lib/detect are read defensively", () => {
-  assert.deepEqual(toDriveVerdicts(undefined), { ...IDLE, state: "unknown" });
+  assert.deepEqual(toDriveVerdicts(undefined), {
+    ...IDLE,
+    state: "unknown",
+    limit: null,
+    limit_resets_at: null,
+    input_line: false,
+  });
   assert.equal(toDriveVerdicts({ cli_unavailable: "  " }).cli_unavailable, null);
   assert.equal(toDriveVerdicts({ cli_unavailable: true }).cli_unavailable, "(cli unavailable)");
   assert.ok(stillInBox("Run your sweep", "Run your sweep now."));

@@ -178,7 +178,10 @@ function makeAdapter(auxJson: Record<string, unknown>): ApiAdapter {
     },
     main(step, _body, _url, ctx) {
       if (step.kind === "error") {
-        return json(geminiErrorBody(step.error, step.status, step.message), step.status);
+        return json(
+          step.body ?? geminiErrorBody(step.error, step.status, step.message),
+          step.status,
+        );
       }
       return new Response(streamBody(() => stream(step, ctx), ctx.signal), {
         headers: SSE_HEADERS,

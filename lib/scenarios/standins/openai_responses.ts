@@ -40,7 +40,7 @@ export function openAiError(step: Extract<Step, { kind: "error" }>): Response {
   const extra: Record<string, string> = step.status === 429 && after !== null
     ? { "retry-after": String(after) }
     : {};
-  return json(openAiErrorBody(step.error, step.message), step.status, extra);
+  return json(step.body ?? openAiErrorBody(step.error, step.message), step.status, extra);
 }
 
 function sse(event: Record<string, unknown>): string {

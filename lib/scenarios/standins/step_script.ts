@@ -41,6 +41,11 @@ export type Step =
      * back to its own backoff). Ignored by APIs that carry no such header.
      */
     retryAfterS?: number | null;
+    /**
+     * The whole JSON error body, in place of the canned one: for error shapes the canned kinds do
+     * not cover (Codex's `usage_limit_reached` with its `resets_at`, a Gemini RetryInfo delay).
+     */
+    body?: Record<string, unknown>;
   }
   | {
     /** Send the response headers and nothing else until released (a CLI stuck waiting). */

@@ -71,6 +71,46 @@ const scenarios: LabScenario[] = [
       });
     },
   },
+  // The usage limit (issue 12): a 429 whose body is `usage_limit_reached` with `resets_at`, the
+  // shape the CLI turns into "You've hit your usage limit. … try again at <when>." Codex prints the
+  // reset in its local time (the lab's zone is UTC): the time alone on the same day, with the date
+  // ("Dec 4th, 2026 6:37 PM") on another.
+  ...([
+    ["usage-limit", 90 * 60, "the same day: the time alone"],
+    ["usage-limit-date", 3 * 24 * 3600, "three days ahead: the date and the time"],
+  ] as const).map(([name, inS, note]): LabScenario => ({
+    name,
+    async run(ctx) {
+      const resetsAt = Math.floor(Date.now() / 1000) + inS;
+      const limit: Step = {
+        kind: "error",
+        status: 429,
+        error: "rate_limit",
+        times: 1000,
+        body: {
+          error: {
+            type: "usage_limit_reached",
+            message: "The usage limit has been reached",
+            plan_type: "plus",
+            resets_at: resetsAt,
+          },
+        },
+      };
+      await using s = await startOther(ctx, CODEX, { script: [limit] });
+      await submit(ctx, s, "summarise the notes");
+      ctx.step(
+        `the stand-in answers every request with HTTP 429 {"error":{"type":"usage_limit_reached",` +
+          `"plan_type":"plus","resets_at":<now + ${inS}s>}}`,
+      );
+      await ctx.screen(s.pane, name, {
+        state: "unavailable",
+        defining: ["hit your usage limit", READY],
+        until: (p) => p.includes("hit your usage limit") && !p.includes("esc to interrupt"),
+        timeoutMs: 90_000,
+        notes: `resets_at ${note}; the lab's zone is UTC (no TZ)`,
+      });
+    },
+  })),
   {
     name: "trust-dialog",
     async run(ctx) {

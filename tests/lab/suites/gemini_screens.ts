@@ -7,11 +7,13 @@
  * The standard scenarios (ready, typed input, busy/interrupted, the shell and file prompts approved
  * through the gate or rejected with Escape, narration, retrying, auth, quota) come from the table
  * `drover verify` runs (lib/scenarios/tables/gemini.ts); this suite adds what only the lab records:
- * the modes and the folder-trust dialog.
+ * the modes, the folder-trust dialog and the usage limit with its reset time (issue 12).
  */
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
 import { tableScenarios } from "../harness/tables.ts";
-import { GEMINI, press, sleep, startOther } from "./others_common.ts";
+import { GEMINI, press, sleep, startOther, submit } from "./others_common.ts";
+
+const READY = "Type your message";
 
 const scenarios: LabScenario[] = [
   ...tableScenarios("gemini"),
@@ -39,6 +41,51 @@ const scenarios: LabScenario[] = [
         state: "idle",
         defining: ["YOLO Ctrl+Y"],
         expect: { mode: "accept_edits" },
+      });
+    },
+  },
+  {
+    // The usage limit with its reset (issue 12): a 429 whose RetryInfo delay is longer than the
+    // CLI retries for (over 300 s) is a terminal quota error with a known delay, shown as "Usage
+    // limit reached for <model>." and, below it, "Access resets at <h:mm AM> <zone>." (the lab's
+    // zone is UTC).
+    name: "usage-limit",
+    async run(ctx) {
+      await using s = await startOther(ctx, GEMINI, {
+        script: [{
+          kind: "error",
+          status: 429,
+          error: "rate_limit",
+          times: 1000,
+          body: {
+            error: {
+              code: 429,
+              message: "Resource has been exhausted (e.g. check quota).",
+              status: "RESOURCE_EXHAUSTED",
+              details: [{
+                "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                retryDelay: "5400s",
+              }],
+            },
+          },
+        }],
+      });
+      await submit(ctx, s, "summarise the notes");
+      ctx.step(
+        "the stand-in answers every request with HTTP 429 RESOURCE_EXHAUSTED and RetryInfo " +
+          'retryDelay "5400s" (no QuotaFailure)',
+      );
+      await ctx.screen(s.pane, "usage-limit-dialog", {
+        state: "unavailable",
+        defining: ["Usage limit reached", "Access resets at"],
+        timeoutMs: 60_000,
+        expect: { permission_prompt: false },
+      });
+      // "Stop": the transcript keeps the API's own words, the delay as a duration.
+      await press(ctx, s, "2");
+      await ctx.screen(s.pane, "usage-limit-stopped", {
+        state: "unavailable",
+        defining: ["Suggested retry after 5400s", READY],
       });
     },
   },

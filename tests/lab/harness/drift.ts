@@ -17,6 +17,7 @@
  * or a screen with no pinned fixture to compare with.
  */
 import { normalise } from "./fixtures.ts";
+import type { JobResult } from "./runner.ts";
 
 /** One verdict field that differs between the pinned fixture and the latest screen. */
 export interface FieldDrift {
@@ -117,6 +118,93 @@ export interface DriftReport {
 export function hasDrift(r: Omit<DriftReport, "drift">): boolean {
   return r.screens.some((s) => s.status !== "same") || r.jobs.some((j) => !j.ok) ||
     r.clis.some((c) => c.status !== "ran");
+}
+
+/** What the drift report is built from (see {@link buildDriftReport}). */
+export interface DriftInput {
+  started: string;
+  ms: number;
+  clis: DriftCli[];
+  /** The runner's results (check mode, `RunOptions.drift` set). */
+  results: JobResult[];
+  /**
+   * Per CLI, every screen of its baseline fixtures at the sizes that ran: one the latest version
+   * never showed is `missing`. Leave out when the run was filtered by scenario (`--only`).
+   */
+  expected?: Map<string, { baseline: string; latest: string; screens: ScreenKey[] }>;
+}
+
+export interface ScreenKey {
+  screen: string;
+  size: string;
+}
+
+/** Turn the runner's per-screen comparisons into the drift report. */
+export function buildDriftReport(input: DriftInput): DriftReport {
+  const screens: DriftScreen[] = [];
+  const seen = new Set<string>();
+  for (const r of input.results) {
+    for (const row of r.screens) {
+      if (!row.drift) continue;
+      const d = row.drift;
+      seen.add(`${d.cli}\n${row.name}\n${r.size}`);
+      const status: ScreenStatus = row.compare === "no-fixture"
+        ? "no-fixture"
+        : row.compare === "differs" || d.fields.length || d.expectations.length
+        ? "drift"
+        : "same";
+      screens.push({
+        cli: d.cli,
+        suite: r.suite,
+        scenario: r.scenario,
+        screen: row.name,
+        size: r.size,
+        pinned: d.baseline,
+        latest: r.version,
+        status,
+        fields: d.fields,
+        lines: row.compare === "differs" ? row.diff ?? "" : "",
+        expectations: d.expectations,
+        ...(d.fresh ? { fresh: d.fresh } : {}),
+      });
+    }
+  }
+  for (const [cli, e] of input.expected ?? []) {
+    for (const k of e.screens) {
+      if (seen.has(`${cli}\n${k.screen}\n${k.size}`)) continue;
+      screens.push({
+        cli,
+        suite: "",
+        scenario: "",
+        screen: k.screen,
+        size: k.size,
+        pinned: e.baseline,
+        latest: e.latest,
+        status: "missing",
+        fields: [],
+        lines: "",
+        expectations: [],
+        error: "no scenario run of the latest version reached this screen",
+      });
+    }
+  }
+  const jobs: DriftJob[] = input.results.map((r) => ({
+    suite: r.suite,
+    scenario: r.scenario,
+    size: r.size,
+    version: r.version,
+    ok: !r.error,
+    ...(r.error ? { error: r.error } : {}),
+  }));
+  const report = {
+    schema: "drover.lab-drift.v1" as const,
+    started: input.started,
+    ms: input.ms,
+    clis: input.clis,
+    screens,
+    jobs,
+  };
+  return { ...report, drift: hasDrift(report) };
 }
 
 function cell(v: unknown): string {

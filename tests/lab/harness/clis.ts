@@ -205,7 +205,7 @@ async function resolveIn(
     const rel = typeof bin === "string"
       ? bin
       : (bin as Record<string, string> | undefined)?.[r.bin ?? ""];
-    if (rel) exec = `${pkgDir}/${rel}`;
+    if (rel) exec = `${await userPath(nm, dirName, r.pkg, pkgDir)}/${rel}`;
     // The package's own pin keeps the path it always had (`.bin/<name>`: what pane argv shows).
     const link = `${nm}/.bin/${r.bin}`;
     if (exec && dirName === r.pkg && await Deno.realPath(link).catch(() => "") === exec) {
@@ -222,6 +222,25 @@ async function resolveIn(
   }
   const argv = r.native ? [exec] : [await which("node") ?? "node", exec];
   return { id, pkg: r.pkg, argv, version, pinned: "" };
+}
+
+/**
+ * A node-based CLI pinned under an alias (`node_modules/qwen-code-0.24.4/`) is started through a
+ * link at the path a user's install has (`…/node_modules/.lab-paths/qwen-code-0.24.4/@qwen-code/
+ * qwen-code`): drover recognises a node CLI by its package path in the pane's process argv, and the
+ * alias folder's name is the lab's, not the CLI's. The package's own pin keeps its real path.
+ */
+async function userPath(nm: string, dirName: string, pkg: string, pkgDir: string): Promise<string> {
+  if (dirName === pkg) return pkgDir;
+  const link = `${nm}/.lab-paths/${dirName}/${pkg}`;
+  if (await Deno.realPath(link).catch(() => "") === await Deno.realPath(pkgDir)) return link;
+  await Deno.mkdir(link.slice(0, link.lastIndexOf("/")), { recursive: true });
+  await Deno.remove(link).catch(() => {});
+  await Deno.symlink(pkgDir, link).catch((e) => {
+    // Another job made it meanwhile.
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  });
+  return link;
 }
 
 /** Absolute path of a program on PATH, or undefined. */

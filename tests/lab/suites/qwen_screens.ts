@@ -114,13 +114,16 @@ const shared: LabScenario[] = [
       await press(ctx, s, "Escape");
       const ready = readyLine(ctx.version);
       if (autoDefault(ctx.version)) {
-        // 0.24.4 notes the cancel in the transcript; the input box stays empty here (the request
-        // had no reply yet).
+        // 0.24.4 notes the cancel at once, then spins for a few seconds more (no model request)
+        // before it puts the cancelled request into the transcript; the input box stays empty.
         await ctx.screen(s.pane, "interrupted", {
           state: "idle",
-          defining: ["Request cancelled.", INPUT, ready],
-          until: (p) => !p.includes("esc to cancel)") && p.includes("Request cancelled."),
+          defining: ["Request cancelled.", "> summarise the notes", INPUT, ready],
+          until: (p) =>
+            !p.includes("esc to cancel)") && p.includes("Request cancelled.") &&
+            p.includes("> summarise the notes"),
           stableMs: 2000,
+          timeoutMs: 60_000,
           expect: { input_box: null, mid_response: false },
         });
       } else {

@@ -9,6 +9,7 @@ import {
   verdictDrift,
 } from "../lab/harness/drift.ts";
 import { runLatest, suiteCli } from "../lab/harness/latest.ts";
+import { LAB_CLIS, pinnedCliVersions } from "../lab/harness/clis.ts";
 import type { JobResult } from "../lab/harness/runner.ts";
 import type { LabSuite } from "../lab/harness/scenario.ts";
 
@@ -246,5 +247,29 @@ Deno.test("drift: a CLI the registry cannot name, or that will not install, is r
     assert.equal(failedInstall.screens.length, 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("pins: every pinned version of every lab CLI is verified by its profile and has fixtures", async () => {
+  const profileOf: Record<string, string> = {
+    "claude-code": "claude-code",
+    codex: "codex",
+    gemini: "gemini",
+    qwen: "qwen",
+    opencode: "opencode",
+  };
+  assert.deepEqual(await pinnedCliVersions("qwen"), ["0.15.10", "0.24.4"]);
+  for (const { id } of LAB_CLIS) {
+    const pinned = await pinnedCliVersions(id);
+    assert.ok(pinned.length >= 1, `${id}: nothing pinned`);
+    const toml = await Deno.readTextFile(
+      new URL(`../../profiles/${profileOf[id]}.toml`, import.meta.url),
+    );
+    const verified = JSON.parse(/^verified_versions = (\[.*\])$/m.exec(toml)?.[1] ?? "[]");
+    for (const v of pinned) {
+      assert.ok(verified.includes(v), `${id} ${v} is pinned but not in verified_versions`);
+      const manifest = new URL(`../fixtures/${id}/${v}/manifest.json`, import.meta.url);
+      assert.ok(await Deno.stat(manifest).then(() => true, () => false), `${id} ${v}: no fixtures`);
+    }
   }
 });

@@ -400,10 +400,13 @@ const autoMode: LabScenario[] = [
       );
       ctx.step("stand-in script: tool write_file(<project>/notes.md) → text");
       await submit(ctx, s, "write the notes file");
+      await s.pane.waitFor("Wrote the notes.", { timeoutMs: 150_000, what: "the model's reply" });
       await ctx.screen(s.pane, "auto-file-write", {
-        timeoutMs: 150_000,
+        timeoutMs: 60_000,
+        // At 80x24 the final redraw can push the reply's last line away; the tool line stays.
+        stableMs: 2000,
         state: "idle",
-        defining: ["WriteFile Writing to notes.md", "Wrote the notes.", "Auto mode ("],
+        defining: ["WriteFile Writing to notes.md", "Auto mode ("],
         failIf: "Apply this change?",
         expect: { live_prompt: false, mode: "auto" },
       });

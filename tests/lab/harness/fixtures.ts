@@ -187,8 +187,10 @@ export function normalise(line: string): string {
     .replace(SPINNER, "$1<spin>$2<verb>…")
     // "✻ Churned for 3s" / "✻ Sautéed for 1s": random past-tense verb after a turn.
     .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
-    // The effort hint at the footer's right end comes and goes between frames.
-    .replace(/\s+● [a-z]+ · \/effort$/u, "")
+    // The effort hint at the footer's right end comes and goes between frames ("● high · /effort",
+    // 2.1.332's "◐ medium · /effort"), and so does 2.1.332's "← for agents" hint before it.
+    .replace(/\s+\S [a-z]+ · \/effort$/u, "")
+    .replace(/ · ← for agents$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".

@@ -923,11 +923,15 @@ synchronized() {
 capture_pane() {
   local sep out
   sep="drover-sweep-$$-$RANDOM$RANDOM$RANDOM-$(date +%s%N)"
-  out=$(t capture-pane -p -J -t "$1" \; display-message -p "$sep" \; capture-pane -p -e -J -t "$1" 2>/dev/null) ||
-    return 1
+  # The trailing "." keeps $(…) from eating the newlines of a blank screen (which would lose
+  # the separator's own newline and make an empty pane look vanished).
+  out=$(t capture-pane -p -J -t "$1" \; display-message -p "$sep" \; capture-pane -p -e -J -t "$1" 2>/dev/null &&
+    printf .) || return 1
+  out=${out%.}
   [[ "$out" == *$'\n'"$sep"$'\n'* ]] || return 1
   CAP=${out%%$'\n'"$sep"$'\n'*}
   CAPS=${out#*$'\n'"$sep"$'\n'}
+  CAPS=${CAPS%%+($'\n')}
 }
 
 # pane_row PANE_ID SESSION -> ROW_ROLE ROW_CLI ROW_STATE (from drover's own inventory)

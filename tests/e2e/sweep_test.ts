@@ -210,6 +210,25 @@ Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, he
   }
 });
 
+// Found by the issue-17 audit: a blank screen's trailing newlines were eaten by $(…) with the
+// capture separator's, so an empty pane read as "(pane vanished)" and approve said exit 4.
+Deno.test("sweep.sh: a pane with a blank screen is captured, not reported vanished", async () => {
+  await using srv = await startTestServer();
+  await srv.tmux("new-window", "-d", "-t", "holder:", "sleep 100000");
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
+  try {
+    const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
+    const snap = await sweep(["-L", srv.name, "--session", "holder", "snapshot"], { env });
+    assert.equal(snap.code, 0, snap.stdout + snap.stderr);
+    assert.doesNotMatch(snap.stdout, /vanished/);
+    assert.match(snap.stdout, /^=== %\d+ holder:1\.0 /m);
+    const res = await sweep(["-L", srv.name, "approve", "holder:1.0"], { env });
+    assert.equal(res.code, 12, res.stdout + res.stderr);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 const OPENCODE = await manifestScreens("opencode");
 
 function oc(scenario: RegExp): ManifestScreen {

@@ -822,13 +822,14 @@ analyze() {
   done
   # Option 1 = the last option line numbered 1 in the region (drover keeps the last run of
   # options that starts at 1); its selection glyph sits in the stripped lead.
-  local m0 num text
+  local m0 num text fp_end=0
   for ((i = rs; i <= re; i++)); do
     strip_decoration "${NB[i]}"
-    FP+="${STRIPPED}"$'\n'
+    ((i >= ms)) && FP+="${STRIPPED}"$'\n'
     mp "$STRIPPED" "$OPT_RE" || continue
     m0=${BASH_REMATCH[0]}
     [[ $m0 =~ [0-9]+ ]] || continue
+    fp_end=${#FP}
     num=$((10#${BASH_REMATCH[0]}))
     ((num > 0)) && NUMBERED=1
     ((num == 1)) || continue
@@ -839,6 +840,10 @@ analyze() {
     if [[ "$LEAD" == *["$sel"]* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
     if mi "$OPT1" "$broad_re"; then BROAD1=1; else BROAD1=0; fi
   done
+  # The prompt is its modal, from the top rule to the last option (drover's fingerprint is its
+  # command and options): lines scrolling by above it, or drawn below the last option (the
+  # footer, a digit echoed under it), do not make it another prompt.
+  ((fp_end > 0)) && FP=${FP:0:fp_end}
   # Selection moves between captures; the fingerprint must not.
   FP=${FP//["$sel"]/}
   # No numbered option: an un-numbered column (read from its shape, like drover's) or else a

@@ -229,6 +229,29 @@ Deno.test("sweep.sh: a pane with a blank screen is captured, not reported vanish
   }
 });
 
+// Found by the audit: sweep.sh fingerprinted the last 15 lines, so a "1" echoed under a prompt
+// that stayed live slid that window and read as "another prompt": "approved" (exit 0) where the
+// binary says "unconfirmed" (17). The pane is a recorded prompt `cat` into a pane that never
+// answers; tty echo draws each key below it.
+Deno.test("sweep.sh approve: a prompt that stays live after the 1 is unconfirmed (17), like the binary", async () => {
+  await using srv = await startTestServer();
+  const fixture = `${REPO_ROOT}tests/fixtures/${need(/^bash-prompt$/).rel}.ansi.txt`;
+  const show = `cat ${q(fixture)}; sleep 100000`;
+  for (let i = 0; i < 2; i++) await srv.tmux("new-window", "-d", "-t", "holder:", show);
+  await srv.waitFor("holder:2.0", (s) => /Do you want to proceed/.test(s));
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
+  try {
+    const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
+    const bin = await drover(["-L", srv.name, "approve", "holder:1.0"], { env });
+    assert.equal(bin.code, 17, bin.stdout + bin.stderr);
+    const res = await sweep(["-L", srv.name, "approve", "holder:2.0"], { env });
+    assert.equal(res.code, 17, res.stdout + res.stderr);
+    assert.match(res.stdout, /^unconfirmed pane %\d+: sent 1 \+ Enter;/m);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 const OPENCODE = await manifestScreens("opencode");
 
 function oc(scenario: RegExp): ManifestScreen {

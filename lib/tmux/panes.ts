@@ -180,7 +180,9 @@ export function parseTarget(target: string): ParsedTarget {
     return { kind: "path", session: m[1], window: Number(m[2]), pane: Number(m[3]) };
   }
   throw invalidArgument(
-    `invalid target "${clip(target, 80)}": use a tmux pane id (%12) or session:window.pane (agents:0.1)`,
+    `invalid target "${
+      clip(target, 80)
+    }": use a tmux pane id (%12) or session:window.pane (agents:0.1)`,
   );
 }
 
@@ -195,7 +197,9 @@ export async function resolveTarget(server: TmuxServer, target: string): Promise
       if (e instanceof DroverError && e.code === "TARGET_NOT_FOUND") {
         throw new DroverError(
           "TARGET_NOT_FOUND",
-          `target ${clip(target, 80)} not found: no session "${clip(parsed.session, 80)}" on this tmux server`,
+          `target ${clip(target, 80)} not found: no session "${
+            clip(parsed.session, 80)
+          }" on this tmux server`,
         );
       }
       throw e;

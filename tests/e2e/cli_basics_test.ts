@@ -35,3 +35,23 @@ Deno.test("a reader that closes the pipe early gets no stack trace, and the exit
     assert.equal(err, "rc=0\n", `${args}: ${err}`);
   }
 });
+
+// The local zone is read only when a printed reset time needs it (starting ICU costs more than
+// the rest of a `detect` start); it must still be the machine's zone (TZ) when it is needed.
+Deno.test("detect reads a reset time printed without a zone in the local zone (TZ)", async () => {
+  const file = new URL("../fixtures/codex/0.171.0/usage-limit@120x40.txt", import.meta.url)
+    .pathname;
+  const want = {
+    UTC: "2026-12-01T06:08:00.000Z",
+    "America/New_York": "2026-12-01T11:08:00.000Z",
+    "Asia/Tokyo": "2026-12-01T21:08:00.000Z",
+  };
+  for (const [tz, at] of Object.entries(want)) {
+    const r = await drover(
+      ["detect", "--cli", "codex", "--now", "2026-12-01T03:00:00Z", "--json", file],
+      { env: { TZ: tz } },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).data.limit_resets_at, at, tz);
+  }
+});

@@ -1003,14 +1003,17 @@ take_claim() {
   [[ -O "$dir" ]] || die 3 "claim directory $dir belongs to another user"
   path="$dir/$(claim_name "$sock" "$pane")"
   CLAIM_TOKEN="sweep.sh pid=$$ at=$(date +%s) rand=$RANDOM$RANDOM"
-  if (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
+  # noclobber (set -C) refuses only an existing regular file: a FIFO put at the path would be
+  # opened and wait for a reader for ever. Write only where nothing is; read only a file.
+  if [[ ! -e "$path" && ! -L "$path" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
     CLAIM_PATH=$path
     return 0
   fi
   now=$(date +%s)
   mtime=$(stat -c %Y -- "$path" 2>/dev/null) || mtime=""
   ino=$(stat -c %i -- "$path" 2>/dev/null) || ino=""
-  CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""
+  CLAIM_HOLDER="(not a file)"
+  [[ -f "$path" ]] && { CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""; }
   CLAIM_HOLDER_PATH=$path
   # Unknown age is never stale; a fresh claim stands.
   [[ -n "$mtime" && -n "$ino" ]] || return 1
@@ -1024,7 +1027,7 @@ take_claim() {
     return 1
   fi
   rm -f -- "$aside"
-  if (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
+  if [[ ! -e "$path" && ! -L "$path" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
     CLAIM_PATH=$path
     return 0
   fi

@@ -252,6 +252,20 @@ Deno.test("sweep.sh approve: a prompt that stays live after the 1 is unconfirmed
   }
 });
 
+// Found by the audit: noclobber (set -C) refuses only a regular file, so a FIFO at the claim path
+// was opened for writing and sweep.sh approve waited for a reader until its watchdog.
+Deno.test("sweep.sh approve: a FIFO at the claim path is a held claim, not a hang", async () => {
+  await using r = await sweepRig(need(/^bash-prompt$/));
+  const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+  await Deno.mkdir(`${r.tmp}/drover/claims`, { recursive: true });
+  const fifo = `${r.tmp}/drover/claims/${claimName(sock, r.agent.paneId)}`;
+  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  const res = await r.run(["approve", "agents:1.0"], { SWEEP_TIME_LIMIT: "60" });
+  assert.equal(res.code, 11, res.stdout + res.stderr);
+  assert.match(res.stdout, /claimed by another approver \(\(not a file\)/);
+  assert.equal(res.keys, "");
+});
+
 const OPENCODE = await manifestScreens("opencode");
 
 function oc(scenario: RegExp): ManifestScreen {

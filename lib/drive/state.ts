@@ -147,14 +147,15 @@ export async function loadState(
 ): Promise<LoadedState> {
   let parsed: DriveState | string;
   try {
-    // Opening a FIFO (or a device) for reading waits for a writer, for ever: something put at
-    // this path that is not a file is set aside unread, like a damaged file.
+    // Opening a FIFO (or a device) for reading waits for a writer, for ever: such a thing put at
+    // this path is set aside unread, like a damaged file.
     const info = await Deno.stat(path).catch((e) => {
       if (e instanceof Deno.errors.NotFound) return null;
       throw e;
     });
     if (info === null) return { state: freshState(session) };
-    if (!info.isFile) {
+    // A directory stays where it is: the tick's writability check reports it (STATE_UNWRITABLE).
+    if (!info.isFile && !info.isDirectory) {
       parsed = "it is not a regular file";
     } else {
       const bytes = await readFileCapped(path, MAX_STATE_BYTES, `state file ${path}`);

@@ -35,10 +35,14 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ? for shortcuts · ← for agents                              ● high · /effort"),
     normalise("  ? for shortcuts · ← for agents"),
   );
-  // 2.1.332 at 80 columns: the effort glyph varies and "← for agents" comes and goes.
+  // 2.1.332 drops the agents hint and its effort hint between frames.
   assert.equal(
-    normalise("  ⏸ manual mode on · esc to interrupt · ← for agents  ◐ medium · /effort"),
+    normalise("  ⏸ manual mode on · esc to interrupt · ← for agents        ◐ medium · /effort"),
     normalise("  ⏸ manual mode on · esc to interrupt"),
+  );
+  assert.notEqual(
+    normalise("  ⏸ manual mode on · esc to interrupt"),
+    normalise("  ⏸ manual mode on · ? for shortcuts"),
   );
   assert.equal(
     normalise("  ✕ [API Error: 429 You exceeded your current quota  █"),

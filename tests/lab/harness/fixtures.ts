@@ -187,9 +187,9 @@ export function normalise(line: string): string {
     .replace(SPINNER, "$1<spin>$2<verb>…")
     // "✻ Churned for 3s" / "✻ Sautéed for 1s": random past-tense verb after a turn.
     .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
-    // The effort hint at the footer's right end comes and goes between frames ("● high",
-    // 2.1.332 "◐ medium"), and so does 2.1.332's "· ← for agents" before it (at 80 columns).
-    .replace(/\s+[●○◐◑◒◓] [a-z]+ · \/effort$/u, "")
+    // The effort hint at the footer's right end comes and goes between frames ("● high · /effort",
+    // 2.1.332's "◐ medium · /effort"), and so does 2.1.332's "← for agents" hint before it.
+    .replace(/\s+\S [a-z]+ · \/effort$/u, "")
     .replace(/ · ← for agents$/u, "")
     // Qwen Code 0.24.4's scrollbar in the last column, drawn once the transcript overflows.
     .replace(/\s+█$/u, "")

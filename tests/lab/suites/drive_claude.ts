@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Loose = any;
 
 /** `drover drive --once --json` on the lab server; returns the run, its events and its result. */
-async function driveOnce(
+export async function driveOnce(
   ctx: ScenarioContext,
   c: ClaudeSession,
   state: string,

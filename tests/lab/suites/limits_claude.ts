@@ -14,14 +14,17 @@
  *   a limit that comes back (the API refuses again) waits twice the margin and is resumed once
  *   more. The orchestrator's runs exit 75 while it waits and 0 once resumed.
  */
-import { drover, type DroverRun } from "../../helpers/drover.ts";
+import type { DroverRun } from "../../helpers/drover.ts";
+import { driveOnce } from "./drive_claude.ts";
 import {
   type ClaudeSession,
+  type LabScenario,
   type LabSuite,
   resolveCli,
   type ScenarioContext,
   startClaude,
 } from "../harness/mod.ts";
+import { orchestratorBeside, sleep } from "./others_common.ts";
 import {
   type AnthropicStep,
   usageLimitHeaders,
@@ -29,7 +32,6 @@ import {
 
 const READY = "? for shortcuts";
 const MENU = "What do you want to do?";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
@@ -46,47 +48,27 @@ const limitError = (
   headers: usageLimitHeaders(claim, resetS),
 });
 
-/** `drover drive --once --json --resume continue` on the lab server. */
+/** `drover drive --once --json --resume continue --resume-margin 65s` on the lab server. */
 async function tick(
   ctx: ScenarioContext,
   c: ClaudeSession,
   state: string,
   args: string[],
 ): Promise<{ run: DroverRun; events: Loose[]; result: Loose }> {
-  const run = await drover([
-    "-L",
-    ctx.lab.name,
-    "--json",
-    "drive",
-    "--session",
-    c.pane.session,
-    "--once",
-    "--state",
-    state,
+  const r = await driveOnce(ctx, c, state, [
     "--resume",
     "continue",
     "--resume-margin",
     "65s",
     ...args,
-  ], { env: { TMUX: "", TMUX_PANE: "", XDG_RUNTIME_DIR: await ctx.lab.tmpDir("rt") } });
-  const lines: Loose[] = [];
-  for (const l of run.stdout.split("\n")) {
-    if (l.trim() === "") continue;
-    try {
-      lines.push(JSON.parse(l));
-    } catch {
-      ctx.fail(`drive printed a line that is not JSON: ${l}\n${run.stderr}`);
-    }
-  }
-  const events = lines.filter((e) =>
-    e.schema === "drover.event.v1" && e.event !== "drive-started" && e.event !== "drive-stopped"
-  );
+  ]);
+  const events = r.events.filter((e) => e.event !== "drive-started" && e.event !== "drive-stopped");
   ctx.log(
-    `drive: exit ${run.code}: ${
+    `drive: exit ${r.run.code}: ${
       events.map((e) => `${e.event}${e.reason ? `/${e.reason}` : ""}`).join(", ") || "-"
     }`,
   );
-  return { run, events, result: lines.find((e) => e.schema === "drover.drive.v1") };
+  return { ...r, events };
 }
 
 /** The turns the API got (a function: each read is fresh). */
@@ -94,20 +76,6 @@ const turns = (c: ClaudeSession): number => c.api.mainRequests.length;
 
 const names = (events: Loose[]) =>
   events.map((e) => e.event === "escalated" ? `escalated:${e.reason}` : e.event).join(", ");
-
-async function orchestratorBeside(ctx: ScenarioContext, c: ClaudeSession): Promise<string> {
-  const out = await ctx.lab.tmux(
-    "new-window",
-    "-d",
-    "-P",
-    "-F",
-    "#{pane_id}",
-    "-t",
-    `${c.pane.session}:`,
-    "sleep 86400",
-  );
-  return out.trim();
-}
 
 /** Tick every 15 s (like a fast cron) until `until` (epoch ms); each tick must send nothing. */
 async function waitQuietly(
@@ -250,18 +218,37 @@ export const suite: LabSuite = {
     version: async () => (await resolveCli("claude-code")).version,
   },
   scenarios: [
-    {
-      name: "session-limit-zone",
+    ...([
+      [
+        "session-limit-zone",
+        "five_hour",
+        3 * 3600,
+        "America/New_York",
+        ["You've hit your session limit", "(America/New_York)"],
+        "resets in 3 h",
+        "the zone Claude Code runs in (TZ) is printed as its IANA name",
+      ],
+      [
+        "weekly-limit-date",
+        "seven_day",
+        3 * 86400 + 1800,
+        "Asia/Colombo",
+        ["You've hit your weekly limit", "(Asia/Colombo)"],
+        "resets in 3 days",
+        "a reset more than a day ahead is printed with its date (zone east of UTC, +5:30)",
+      ],
+    ] as const).map(([name, claim, inS, tz, defining, when, notes]): LabScenario => ({
+      name,
       async run(ctx) {
         await using c = await startClaude(ctx.lab, {
           cols: ctx.size.cols,
           rows: ctx.size.rows,
           auth: "subscription",
-          env: { TZ: "America/New_York" },
-          script: [limitError("five_hour", Math.floor(Date.now() / 1000) + 3 * 3600, Infinity)],
+          env: { TZ: tz },
+          script: [limitError(claim, Math.floor(Date.now() / 1000) + inS, Infinity)],
         });
         ctx.step(
-          "start claude with TZ=America/New_York; stand-in: HTTP 429 usage limit (five_hour, resets in 3 h) on every request",
+          `start claude with TZ=${tz}; stand-in: HTTP 429 usage limit (${claim}, ${when}) on every request`,
         );
         ctx.step('type "say hello", Enter; press 1 (close the menu the CLI opens by itself)');
         await c.pane.type("say hello");
@@ -269,43 +256,14 @@ export const suite: LabSuite = {
         await c.pane.keys("Enter");
         await c.pane.waitFor(MENU, { timeoutMs: 60_000 });
         await c.pane.keys("1");
-        await ctx.screen(c.pane, "session-limit-zone", {
+        await ctx.screen(c.pane, name, {
           state: "unavailable",
-          defining: ["You've hit your session limit", "(America/New_York)", READY],
+          defining: [...defining, READY],
           expect: { limit: "*", permission_prompt: false },
-          notes: "the zone Claude Code runs in (TZ) is printed as its IANA name",
+          notes,
         });
       },
-    },
-    {
-      name: "weekly-limit-date",
-      async run(ctx) {
-        await using c = await startClaude(ctx.lab, {
-          cols: ctx.size.cols,
-          rows: ctx.size.rows,
-          auth: "subscription",
-          env: { TZ: "Asia/Colombo" },
-          script: [
-            limitError("seven_day", Math.floor(Date.now() / 1000) + 3 * 86400 + 1800, Infinity),
-          ],
-        });
-        ctx.step(
-          "start claude with TZ=Asia/Colombo; stand-in: HTTP 429 usage limit (seven_day, resets in 3 days) on every request",
-        );
-        ctx.step('type "say hello", Enter; press 1 (close the menu the CLI opens by itself)');
-        await c.pane.type("say hello");
-        await sleep(300);
-        await c.pane.keys("Enter");
-        await c.pane.waitFor(MENU, { timeoutMs: 60_000 });
-        await c.pane.keys("1");
-        await ctx.screen(c.pane, "weekly-limit-date", {
-          state: "unavailable",
-          defining: ["You've hit your weekly limit", "(Asia/Colombo)", READY],
-          expect: { limit: "*", permission_prompt: false },
-          notes: "a reset more than a day ahead is printed with its date (zone east of UTC, +5:30)",
-        });
-      },
-    },
+    })),
     {
       name: "drive-resume-agent",
       sizes: [{ cols: 120, rows: 40 }],

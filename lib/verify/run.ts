@@ -104,6 +104,8 @@ export interface RunOptions {
   size?: Size;
   /** Only these sessions of the table (the lab runs each as a job of its own). */
   sessions?: string[];
+  /** Make the session's HOME and project right in `tmpRoot` (one session per call; the lab). */
+  flatRoot?: boolean;
   /**
    * A server someone else owns and ends (the lab's): used as is, never killed here. Each
    * session's process tree is still ended when the session is done.
@@ -324,12 +326,15 @@ async function runSession(
     }
     return;
   }
-  const root = await Deno.makeTempDir({ dir: opts.tmpRoot, prefix: `${session.name}-` });
+  // Short paths: the project folder shows on screen (headers, footers, prompts), and a long one
+  // wraps a narrow pane's footer. The lab passes a root of its own fixed-length shape.
+  const root = opts.flatRoot ? opts.tmpRoot : `${opts.tmpRoot}/${session.name}`;
+  if (!opts.flatRoot) await Deno.mkdir(root);
   const home = `${root}/home`;
   const project = `${root}/project`;
   let standin: Standin | undefined;
   let paneId: string | undefined;
-  const tmuxSession = `${target.table.cli}-${session.name}`;
+  let tmuxSession = `${target.table.cli}-${session.name}`;
   let i = 0;
   try {
     standin = await startStandin(target.table.api);
@@ -352,6 +357,7 @@ async function runSession(
       return;
     }
     paneId = started.paneId;
+    tmuxSession = started.session;
     let reached = true;
     for (; i < session.scenarios.length; i++) {
       const s = session.scenarios[i];
@@ -407,7 +413,7 @@ async function runSession(
     }
     await endSession(live.server, tmuxSession, paneId);
     await standin?.close().catch(() => {});
-    await Deno.remove(root, { recursive: true }).catch(() => {});
+    if (!opts.flatRoot) await Deno.remove(root, { recursive: true }).catch(() => {});
   }
 }
 
@@ -421,7 +427,9 @@ async function endSession(server: PrivateServer, session: string, paneId?: strin
   await endProcesses(tree);
 }
 
-type Started = { ok: true; paneId: string } | { ok: false; why: string; screen: Screen | null };
+type Started =
+  | { ok: true; paneId: string; session: string }
+  | { ok: false; why: string; screen: Screen | null };
 
 /** Seed the HOME, start the CLI, wait for its ready screen; one relaunch when that fails. */
 async function startCli(
@@ -477,7 +485,7 @@ async function startCli(
       // The ready scenario's own wording is the best sign the input box takes keys.
       const ready = session.scenarios.find((s) => s.name === "ready");
       if (ready?.defining) await waitWording(live, created.paneId, ready.defining, 8000);
-      return { ok: true, paneId: created.paneId };
+      return { ok: true, paneId: created.paneId, session: name };
     }
     last = { ok: false, why: `the CLI did not start: ${w.why}`, screen: w.screen };
     await endSession(live.server, name, created.paneId);

@@ -10,6 +10,22 @@ import { drover, droverCommand } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 
+/** Direct children of `pid`, from /proc (pgrep is not on a minimal machine: procps is optional). */
+async function childrenOf(pid: number): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir("/proc")) {
+    if (!/^[0-9]+$/.test(e.name)) continue;
+    try {
+      const stat = await Deno.readTextFile(`/proc/${e.name}/stat`);
+      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(e.name);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
 const SIZE = "120x40";
 const PROMPT = "board-test$ ";
 
@@ -251,9 +267,7 @@ Deno.test("panes --watch: a live board in a real terminal, restored on q, Ctrl-C
     // --- SIGTERM, while a refresh keeps failing -------------------------------------------
     await start(srv, b);
     const shellPid = (await srv.tmux("display-message", "-p", "-t", b.pane, "#{pane_pid}")).trim();
-    const child = await new Deno.Command("pgrep", { args: ["-P", shellPid], stdout: "piped" })
-      .output();
-    const pids = new TextDecoder().decode(child.stdout).trim().split("\n").filter(Boolean);
+    const pids = await childrenOf(Number(shellPid));
     assert.equal(pids.length, 1, `children of the shell: ${pids}`);
     // The watched session goes away: the board says so and keeps running.
     await srv.tmux("kill-session", "-t", "agents");

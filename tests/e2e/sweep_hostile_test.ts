@@ -1,10 +1,10 @@
 /**
  * sweep.sh finishes on every hostile profile (issue 17): patterns that backtrack without end in
- * bash's POSIX engine, match-all patterns, a pattern too large to compile. Each is either refused
- * by drover (which validates every pattern it exports: then sweep.sh stops at once, exit 3) or
- * bounded by sweep.sh itself (SWEEP_TIME_LIMIT: exit 124; SWEEP_MEMORY_LIMIT_MB: exit 3). Either
- * way snapshot, detect-stuck, classify, approve-eval and approve end, and a stopped approve sent
- * nothing.
+ * bash's POSIX engine, match-all patterns, a pattern too large to compile. drover refuses each of
+ * them (it validates every pattern it exports: sweep.sh then stops at once, exit 3); smuggled past
+ * that validation, sweep.sh's own bounds stop bash (SWEEP_TIME_LIMIT: exit 124;
+ * SWEEP_MEMORY_LIMIT_MB: exit 3). Either way snapshot, detect-stuck, classify, approve-eval and
+ * approve end, and a stopped approve sent nothing.
  */
 import assert from "node:assert/strict";
 import { droverCommand, REPO_ROOT } from "../helpers/drover.ts";
@@ -31,8 +31,11 @@ const HOSTILE: string[] = [
   `option_line_pattern = '${Array.from({ length: 15_000 }, (_, i) => `alt${i}`).join("|")}'`,
 ];
 
-/** sweep.sh's documented exits: ok, refusals, drover failed, stopped by the time limit. */
-const DOCUMENTED = new Set([0, 3, 12, 13, 14, 15, 16, 17, 124]);
+/**
+ * sweep.sh's documented exits: ok, drover failed, approve's refusals (11 "claimed" included: an
+ * approve stopped by the watchdog leaves its claim, which stands for 10 s), stopped by the limit.
+ */
+const DOCUMENTED = new Set([0, 3, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 124]);
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -141,6 +144,77 @@ Deno.test("sweep.sh finishes on every hostile profile: snapshot, detect-stuck, c
       }
     }
     assert.deepEqual(problems, []);
+
+    // Mutation caught (verified): sweep.sh without its watchdog — stuck-eval and detect-stuck then
+    // run past this test's own 120 s bound on the back-referencing pattern.
+    // Smuggled past drover's validation (a stub serves the rows, as a drover from before pattern
+    // validation would): sweep.sh's own bounds stop bash — the watchdog (exit 124) or the memory
+    // limit on bash's regex compiler (exit 3) — and approve sends nothing.
+    const tsv = await new Deno.Command(real, {
+      args: ["__prompt-profile", "--format", "tsv", "--cli", "claude"],
+      stdout: "piped",
+    }).output();
+    const rows = new TextDecoder().decode(tsv.stdout);
+    const late: string[] = [];
+    let stopped = 0;
+    const smuggled: [string, string][] = [
+      // Back-references (glibc's ERE has them; drover never exports one): minutes per line.
+      ["(.*)(.*)(.*)(.*)(.*)\\5\\4\\3\\2\\1z", "a back-referencing pattern"],
+      [Array.from({ length: 15_000 }, (_, i) => `alt${i}`).join("|"), "15 000 alternatives"],
+    ];
+    for (const [n, [ere, what]] of smuggled.entries()) {
+      const file = `${tmp}/smuggled-${n}.tsv`;
+      await Deno.writeTextFile(
+        file,
+        rows.split("\n").map((l) =>
+          /^(option_line_pattern|context_bloat_pattern)\t/.test(l)
+            ? `${l.split("\t")[0]}\t${ere}`
+            : /^_live_option_line\t/.test(l)
+            ? `_live_option_line\t^${ere}`
+            : l
+        ).join("\n"),
+      );
+      const stub = `${tmp}/bin/drover-smuggled-${n}`;
+      await Deno.writeTextFile(
+        stub,
+        `#!/bin/sh\ncase "$*" in *__prompt-profile*) exec cat ${q(file)};; esac\nexec ${
+          q(real)
+        } "$@"\n`,
+      );
+      await Deno.chmod(stub, 0o755);
+      await agent.show(prompt);
+      const keysBefore = await agent.keys();
+      const env = {
+        DROVER: stub,
+        XDG_RUNTIME_DIR: tmp,
+        SWEEP_STATE_DIR: `${tmp}/smuggled-state-${n}`,
+        SWEEP_TIME_LIMIT: "4",
+      };
+      const base = ["-L", srv.name, "--cli", "claude"];
+      const names = ["approve-eval", "stuck-eval", "detect-stuck", "approve"];
+      const runs = await Promise.all([
+        sweep([...base, "approve-eval"], env, prompt.text),
+        sweep([...base, "stuck-eval", "a"], env, prompt.text),
+        sweep([...base, "--session", "agents", "detect-stuck"], env),
+        sweep([...base, "approve", "agents:1.0"], env),
+      ]);
+      console.log(
+        `smuggled ${what}: exits ${runs.map((r, i) => `${names[i]} ${r.code}`).join(", ")}`,
+      );
+      runs.forEach((r, i) => {
+        const why = (r.code === 124 && /stopped after 4s \(SWEEP_TIME_LIMIT\)/.test(r.stderr)) ||
+          (r.code === 3 && /bash cannot run a profile pattern/.test(r.stderr));
+        if (why) stopped++;
+        // Ended by itself (the input did not trip the pattern), or stopped saying why.
+        if (!why && (r.code === 124 || r.code === 3 || !DOCUMENTED.has(r.code))) {
+          late.push(`smuggled ${what}: ${names[i]} exit ${r.code}: ${r.stderr.slice(0, 300)}`);
+        }
+      });
+      const sent = (await agent.keys()).slice(keysBefore.length);
+      if (sent !== "") late.push(`smuggled ${what}: approve sent ${JSON.stringify(sent)}`);
+    }
+    assert.deepEqual(late, []);
+    assert.ok(stopped > 0, "the smuggled patterns never tripped sweep.sh's own bounds");
     assert.equal(await orch.keys(), "", "the orchestrator never gets a key");
   } finally {
     await cleanupReplay(orch);

@@ -30,6 +30,11 @@ Deno.test("every table covers the standard scenario set, each once, or says why 
       for (const sc of sess.scenarios) {
         assert.ok(sc.expect.state || sc.expect.approve, `${name}/${sc.name}: expects nothing`);
         assert.ok(Object.keys(sc.until).length > 0, `${name}/${sc.name}: waits for nothing`);
+        if (sc.expect.state) {
+          // The lab compares these lines with its fixtures: a judged screen needs some.
+          const lines = [...(sc.defining ?? []), ...(sc.until.shows ?? [])];
+          assert.ok(lines.length > 0, `${name}/${sc.name}: no state-defining lines`);
+        }
       }
     }
   }

@@ -6,8 +6,10 @@
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";
 
-const MARKER = "verify_marker.txt";
-const TYPED = "create the marker file";
+const MARKER = "lab_marker.txt";
+const TYPED = "summarise the notes in notes.txt";
+const DONE = "Created the marker file.";
+const QUOTA = "You exceeded your current quota";
 
 const bash = (command: string, description: string): Step => ({
   kind: "tool",
@@ -56,7 +58,7 @@ export const OPENCODE: ScenarioTable = {
           fixture: "shell-prompt",
           script: [
             bash(`touch ${MARKER}`, "Create the marker file"),
-            { kind: "text", text: "The marker file is in place." },
+            { kind: "text", text: DONE },
           ],
           steps: [{ pause: 700 }, { keys: ["Enter"] }],
           until: {
@@ -69,7 +71,16 @@ export const OPENCODE: ScenarioTable = {
           timeoutMs: 90_000,
           expect: {
             state: "prompt",
-            verdicts: { command: `touch ${MARKER}`, permission_prompt: true },
+            verdicts: {
+              command: `touch ${MARKER}`,
+              permission_prompt: true,
+              // Un-numbered: the gate answers with Enter only while "Allow once" is selected.
+              choice_row: [
+                { text: "Allow once", selected: true },
+                { text: "Allow always", selected: false },
+                { text: "Reject", selected: false },
+              ],
+            },
           },
         },
         {
@@ -84,7 +95,7 @@ export const OPENCODE: ScenarioTable = {
           fixture: "shell-approved",
           until: {
             file: MARKER,
-            shows: ["The marker file is in place."],
+            shows: [DONE],
             hides: ["esc interrupt"],
             stableMs: 1200,
           },
@@ -113,22 +124,26 @@ export const OPENCODE: ScenarioTable = {
       name: "second",
       scenarios: [
         {
-          name: "file-prompt",
-          script: [{
-            kind: "tool",
-            name: "write",
-            args: { filePath: "{project}/notes.md", content: "# Notes\nhello\n" },
-          }],
-          steps: [{ submit: "write the notes file" }],
-          until: { requests: 1, shows: ["notes.md"], hides: ["esc interrupt"], stableMs: 1200 },
+          name: "reject-prompt",
+          fixture: "shell-prompt-rm",
+          script: [bash("rm -rf build", "Clean the build folder")],
+          steps: [{ submit: "clean the build folder" }],
+          until: {
+            requests: 1,
+            shows: ["$ rm -rf build"],
+            hides: ["esc interrupt"],
+            stableMs: 1200,
+          },
           defining: ["Permission required"],
           timeoutMs: 90_000,
-          expect: { state: "prompt", verdicts: { permission_prompt: true } },
+          expect: { state: "prompt", verdicts: { command: "rm -rf build" } },
         },
         {
           name: "escape-rejected",
+          fixture: "shell-rejected",
           steps: [{ keys: ["Escape"] }],
           until: { hides: ["Permission required", "esc interrupt"], stableMs: 1500 },
+          defining: ["ctrl+p commands"],
           timeoutMs: 60_000,
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
@@ -146,20 +161,41 @@ export const OPENCODE: ScenarioTable = {
           // One Escape only arms it ("esc again"); the second, a moment later, interrupts.
           steps: [{ keys: ["Escape"] }, { pause: 400 }, { keys: ["Escape"] }],
           until: { hides: ["esc interrupt", "esc again"], stableMs: 2000 },
+          defining: ["ctrl+p commands"],
           timeoutMs: 60_000,
           expect: { state: "idle", verdicts: { mid_response: false } },
         },
       ],
     },
     {
+      name: "file",
+      scenarios: [{
+        name: "file-prompt",
+        script: [{
+          kind: "tool",
+          name: "write",
+          args: { filePath: "{project}/notes.md", content: "# Notes\nhello\n" },
+        }],
+        steps: [{ submit: "write the notes file" }],
+        until: { requests: 1, shows: ["notes.md"], hides: ["esc interrupt"], stableMs: 1200 },
+        defining: ["Permission required"],
+        timeoutMs: 90_000,
+        expect: { state: "prompt", verdicts: { permission_prompt: true } },
+      }],
+    },
+    {
       name: "retry",
       scenarios: [{
         name: "retrying",
-        script: [{ kind: "error", status: 500, error: "server", times: 1000 }],
+        fixture: "quota-retrying",
+        // No retry-after: it backs off on its own and writes the error across the footer.
+        script: [{ kind: "error", status: 429, error: "quota", times: 1000, retryAfterS: null }],
         steps: [{ submit: "summarise the notes" }],
-        until: { requests: 2, settleMs: 1000 },
+        until: { requests: 3, settleMs: 500 },
+        defining: [QUOTA],
         timeoutMs: 90_000,
-        expect: { state: "busy", verdicts: { mid_response: true } },
+        // Not stream_error: at 80 columns the footer splits "[retrying" across two lines.
+        expect: { state: "busy", verdicts: { mid_response: true, cli_unavailable: null } },
       }],
     },
     {
@@ -178,9 +214,12 @@ export const OPENCODE: ScenarioTable = {
       name: "quota",
       scenarios: [{
         name: "out-of-credit",
+        fixture: "quota-final",
+        // retry-after 1: its retries run out in seconds instead of minutes.
         script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
         steps: [{ submit: "summarise the notes" }],
-        until: { requests: 1, hides: ["esc interrupt"], stableMs: 2000 },
+        until: { requests: 1, hides: ["esc interrupt", "[retrying"], stableMs: 2000 },
+        defining: [QUOTA],
         timeoutMs: 90_000,
         expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
       }],

@@ -115,6 +115,7 @@ export const QWEN: ScenarioTable = {
           name: "escape-rejected",
           steps: [{ keys: ["Escape"] }],
           until: { hides: ["Waiting for user confirmation"], stableMs: 1500 },
+          defining: ["? for shortcuts"],
           timeoutMs: 60_000,
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },

@@ -200,6 +200,9 @@ export function normalise(line: string): string {
     // OpenCode's retry counter ("[retrying in 13s attempt #5]").
     .replace(/\battempt #\d+/g, "attempt #<n>")
     .replace(/\[retrying in <dur> /g, "[retrying ")
+    // What follows the counter is the footer's hint, cut at the right edge wherever the countdown's
+    // width leaves it ("] e", "] esc").
+    .replace(/(\[retrying attempt #<n>\]).*$/u, "$1")
     // Clock times ("resets 6:29pm (UTC)").
     .replace(/\b\d{1,2}(:\d{2})?\s?(am|pm)\b/gi, "<clock>")
     // ISO timestamps, npm log names and request ids.

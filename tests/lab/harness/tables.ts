@@ -79,14 +79,18 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
       const resolved = await resolveCli(table.lab);
       const config = await labConfig();
       ctx.step(
-        `start ${table.lab} ${table.args.join(" ")} in a ${ctx.size.cols}x${ctx.size.rows} pane ` +
+        `start ${
+          [table.lab, ...table.args].join(" ")
+        } in a ${ctx.size.cols}x${ctx.size.rows} pane ` +
           `(throwaway HOME: lib/scenarios/homes.ts "${table.home}"` +
           (session.env
             ? `; ${Object.entries(session.env).map(([k, v]) => `${k}=${v}`).join(" ")}`
             : "") +
           ")",
       );
-      const tmpRoot = await ctx.lab.tmpDir("table");
+      // The same fixed-length root the lab's own launches use (<tmp>/drover-<2 letters>-<hex>): the
+      // project path shows on screen, and the fixtures were recorded with that shape.
+      const tmpRoot = await ctx.lab.tmpDir(table.lab.slice(0, 2));
       const results = await runTable({
         table,
         exec: resolved.argv[resolved.argv.length - 1],
@@ -99,6 +103,7 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
         tmpRoot,
         size: ctx.size,
         sessions: [session.name],
+        flatRoot: true,
         server: { socketName: ctx.lab.name },
       });
       const problems: string[] = [];

@@ -23,7 +23,7 @@ import { startResponsesStandin } from "../../../lib/scenarios/standins/openai_re
 import { startChatStandin } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
 import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
-import { seedCodex, seedGemini } from "../../../lib/scenarios/homes.ts";
+import { seedCodex, seedGemini, seedOpencode } from "../../../lib/scenarios/homes.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -154,38 +154,13 @@ export const OPENCODE: OtherCli = {
   readyTimeoutMs: 150_000,
   args: [],
   setup: [
-    "$HOME/.config/opencode/opencode.json: autoupdate false, share disabled, model lab/standin-model, " +
-    'permission {bash: ask, edit: ask}, provider "lab" (@ai-sdk/openai-compatible, ' +
+    "$HOME/.config/opencode/opencode.json (lib/scenarios/homes.ts): autoupdate false, share disabled, " +
+    'model standin/standin-model, permission {bash: ask, edit: ask}, provider "standin" (@ai-sdk/openai-compatible, ' +
     "baseURL http://127.0.0.1:<port>/v1)",
     "OPENCODE_DISABLE_AUTOUPDATE, _SHARE, _MODELS_FETCH, _LSP_DOWNLOAD, _DEFAULT_PLUGINS, _CLAUDE_CODE = 1",
   ],
-  async seed({ home, api }) {
-    await writeJson(`${home}/.config/opencode/opencode.json`, {
-      $schema: "https://opencode.ai/config.json",
-      autoupdate: false,
-      share: "disabled",
-      model: "lab/standin-model",
-      small_model: "lab/standin-model",
-      permission: { bash: "ask", edit: "ask" },
-      provider: {
-        lab: {
-          npm: "@ai-sdk/openai-compatible",
-          name: "Lab stand-in",
-          options: { baseURL: `${api}/v1`, apiKey: "sk-lab-0123456789" },
-          models: { "standin-model": { name: "Stand-in model" } },
-        },
-      },
-    });
-    return {
-      ...OFFLINE_ENV,
-      OPENCODE_DISABLE_AUTOUPDATE: "1",
-      OPENCODE_DISABLE_SHARE: "1",
-      // Without these it waits 20 s on https://models.dev and may fetch LSP servers / plugins.
-      OPENCODE_DISABLE_MODELS_FETCH: "1",
-      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-      OPENCODE_DISABLE_CLAUDE_CODE: "1",
-    };
+  async seed({ home, project, api }) {
+    return await seedOpencode({ home, project, api });
   },
 };
 

@@ -18,7 +18,7 @@ import {
 } from "../harness/mod.ts";
 
 /** Start the version under test; versions that default to auto mode start in manual mode. */
-async function claudeAt(
+export async function claudeAt(
   ctx: ScenarioContext,
   opts: Omit<ClaudeOptions, "cols" | "rows" | "version">,
 ): Promise<ClaudeSession> {
@@ -32,7 +32,7 @@ async function claudeAt(
     rows: ctx.size.rows,
     version: ctx.version,
     ...opts,
-    ...(manual ? { settings: { permissions: { defaultMode: "default" } } } : {}),
+    ...(manual ? { settings: { ...opts.settings, permissions: { defaultMode: "default" } } } : {}),
   });
 }
 

@@ -195,11 +195,18 @@ export function limitOver(v: DriveVerdicts, mem: LimitMemory, now: number): bool
   return mem.resumedAt === undefined || now - mem.resumedAt >= MAX_BACKOFF_MS;
 }
 
-/** The verdicts with a stale banner (an occurrence already resumed) no longer read as a limit. */
-export function withoutStaleLimit(v: DriveVerdicts): DriveVerdicts {
-  const same = v.cli_unavailable !== null && !!v.limit &&
-    (norm(v.limit).startsWith(norm(v.cli_unavailable)) ||
-      norm(v.cli_unavailable).startsWith(norm(v.limit)));
+/**
+ * The verdicts with a stale banner (an occurrence already resumed) no longer read as a limit. The
+ * unavailable line goes too when it is that banner or a line the CLI wrote with it (below it when
+ * first seen: 2.1.332's "● Usage limit reached · set to continue automatically at …"); another
+ * unavailable line (a credit or auth failure since) still counts.
+ */
+export function withoutStaleLimit(v: DriveVerdicts, mem?: LimitMemory): DriveVerdicts {
+  const un = v.cli_unavailable === null ? "" : norm(v.cli_unavailable);
+  const same = un !== "" && (
+    (!!v.limit && (norm(v.limit).startsWith(un) || un.startsWith(norm(v.limit)))) ||
+    (un.length >= 8 && (mem?.below ?? []).some((l) => l.includes(un)))
+  );
   return {
     ...v,
     limit: null,

@@ -640,3 +640,56 @@ Deno.test("drive: a menu that opens after the limit was first seen does not read
   await run();
   assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
 });
+
+Deno.test("drive: 2.1.332's own 'continue automatically' line is quiet once the limit is over; a new failure is not", async () => {
+  // The lab's drive-resume-self screens (2.1.332, its auto-continue did not fire in detached tmux):
+  // the line the CLI writes under the banner stays in the transcript after the resume and still
+  // matches cli_unavailable_markers ("Usage limit reached").
+  const banner = "You've hit your 5-hour limit · resets 5:56am (UTC)";
+  const auto = "● Usage limit reached · set to continue automatically at 5:56am";
+  const reset = "2026-12-01T05:56:00.000Z";
+  const waiting: DriveVerdicts = {
+    ...LIMITED,
+    cli_unavailable: "⚠ Usage limit reached · limit resets 5:56am",
+    limit: banner,
+    limit_resets_at: reset,
+    tail: ["say hello", banner, auto, "", "", "", "⚠ Usage limit reached · limit resets 5:56am"],
+  };
+  const answered: DriveVerdicts = {
+    ...waiting,
+    cli_unavailable: auto,
+    tail: [
+      banner,
+      auto,
+      "continue",
+      "● Resumed after the limit: carrying on with the task.",
+      "✻ Sautéed for 0s · done 5:57 AM",
+      "",
+      "",
+      "",
+      "⏸ manual mode on · ? for shortcuts",
+    ],
+  };
+  const h = new Pane(waiting, () => answered);
+  h.t = Date.parse("2026-12-01T05:55:00Z");
+  const { run } = loop(h, RESUME);
+  await run();
+  h.t = Date.parse(reset) + 2 * MIN;
+  await run();
+  assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
+  for (let i = 0; i < 3; i++) {
+    h.t += 10 * MIN;
+    await run();
+  }
+  assert.deepEqual(kinds(h), ["limit", "resumed"]);
+  // A credit failure after it is a new unavailable line: escalated as always.
+  h.screen = {
+    ...answered,
+    cli_unavailable: "Credit balance too low · Add funds",
+    tail: [...answered.tail!.slice(0, 5), "Credit balance too low · Add funds", "", ""],
+  };
+  h.t += MIN;
+  await run();
+  assert.deepEqual(kinds(h), ["limit", "resumed", "escalated:cli-unavailable"]);
+  assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
+});

@@ -110,8 +110,8 @@ for (const { version, banner, reset } of VERSIONS) {
       );
       assert.equal(first.stdout.trim().split("\n").length, 1, "cron mails one line");
 
-      // 17 min before, at the reset, 1:59 after (inside the margin): quiet, no key.
-      for (const t of [at(-17), at(0), at(1, 59)]) {
+      // 17 min before, at the reset, 1:50 after (inside the margin; 10 s spare for a slow start): quiet, no key.
+      for (const t of [at(-17), at(0), at(1, 50)]) {
         const quiet = await tick(box, t);
         assert.equal(quiet.code, 0);
         assert.equal(quiet.stdout, "", `nothing to report at ${t}`);
@@ -144,7 +144,7 @@ for (const { version, banner, reset } of VERSIONS) {
       assert.equal(back.detail.comeback, true);
       // (the clock of that run started at 20:00:00 and ran for a moment before it saw the limit)
       assert.equal(back.detail.due_at.slice(0, 19), iso(87).slice(0, 19));
-      assert.equal((await tick(box, at(86, 59))).stdout, "");
+      assert.equal((await tick(box, at(86, 50))).stdout, "");
       assert.equal(await settled(agent), "continue\r");
       const second = await tick(box, at(87, 2));
       assert.deepEqual(names(second.events), ["limit", "resumed", "limit", "resumed"]);
@@ -180,7 +180,7 @@ for (const { version, banner, reset } of VERSIONS) {
       assert.deepEqual(names(first.events), ["limit"]);
       assert.equal(first.events[0].role, "orchestrator");
       assert.equal(first.stdout.trim().split("\n").length, 1, "one line: the limit event");
-      for (const t of [at(-36), at(-7), at(1, 59)]) {
+      for (const t of [at(-36), at(-7), at(1, 50)]) {
         const waiting = await tick(box, t);
         assert.equal(waiting.code, 75, `exit 75 at ${t}`);
         assert.equal(waiting.stdout, "", `cron stays quiet at ${t}`);

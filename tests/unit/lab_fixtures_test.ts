@@ -35,6 +35,10 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ? for shortcuts · ← for agents                              ● high · /effort"),
     normalise("  ? for shortcuts · ← for agents"),
   );
+  assert.equal(
+    normalise("  ⏸ manual mode on · ? for shortcuts · ← for agents"),
+    normalise("  ⏸ manual mode on · ? for shortcuts"),
+  );
   // Meaningful text survives.
   assert.notEqual(normalise(" ❯ 1. Yes"), normalise(" ❯ 2. Yes"));
   assert.notEqual(normalise("84% context used"), normalise("Do you want to proceed?"));

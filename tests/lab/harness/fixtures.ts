@@ -189,6 +189,9 @@ export function normalise(line: string): string {
     .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
     // The effort hint at the footer's right end comes and goes between frames.
     .replace(/\s+● [a-z]+ · \/effort$/u, "")
+    // So does 2.1.332's "· ← for agents" after "? for shortcuts" (seen missing at the same step of
+    // one scenario in one run and present in the next).
+    .replace(/ · ← for agents$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".

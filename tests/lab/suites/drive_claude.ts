@@ -47,7 +47,7 @@ type Loose = any;
 /** `drover drive --once --json` on the lab server; returns the run, its events and its result. */
 export async function driveOnce(
   ctx: ScenarioContext,
-  c: ClaudeSession,
+  c: { pane: { session: string } },
   state: string,
   args: string[] = [],
 ): Promise<{ run: DroverRun; events: Loose[]; result: Loose }> {

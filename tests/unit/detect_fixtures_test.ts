@@ -124,6 +124,8 @@ const TABLE: Record<string, Expect> = {
   },
   "bash-answered": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "bash-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
+  // A file prompt rejected with Escape (the shared scenario table's escape-rejected).
+  "escape-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "narration": { ...NONE, state: "idle", approval: true, mid_response: false },
   "mode-accept-edits": { ...NONE, state: "idle", mode: "accept_edits" },
   "mode-plan": { ...NONE, state: "idle", mode: "plan" },

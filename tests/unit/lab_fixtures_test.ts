@@ -35,8 +35,13 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ? for shortcuts · ← for agents                              ● high · /effort"),
     normalise("  ? for shortcuts · ← for agents"),
   );
+  // 2.1.332 drops the agents hint and its effort hint between frames.
   assert.equal(
-    normalise("  ⏸ manual mode on · ? for shortcuts · ← for agents"),
+    normalise("  ⏸ manual mode on · esc to interrupt · ← for agents        ◐ medium · /effort"),
+    normalise("  ⏸ manual mode on · esc to interrupt"),
+  );
+  assert.notEqual(
+    normalise("  ⏸ manual mode on · esc to interrupt"),
     normalise("  ⏸ manual mode on · ? for shortcuts"),
   );
   // Meaningful text survives.

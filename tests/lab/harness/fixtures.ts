@@ -187,10 +187,9 @@ export function normalise(line: string): string {
     .replace(SPINNER, "$1<spin>$2<verb>…")
     // "✻ Churned for 3s" / "✻ Sautéed for 1s": random past-tense verb after a turn.
     .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
-    // The effort hint at the footer's right end comes and goes between frames.
-    .replace(/\s+● [a-z]+ · \/effort$/u, "")
-    // So does 2.1.332's "· ← for agents" after "? for shortcuts" (seen missing at the same step of
-    // one scenario in one run and present in the next).
+    // The effort hint at the footer's right end comes and goes between frames ("● high · /effort",
+    // 2.1.332's "◐ medium · /effort"), and so does 2.1.332's "← for agents" hint before it.
+    .replace(/\s+\S [a-z]+ · \/effort$/u, "")
     .replace(/ · ← for agents$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")

@@ -44,6 +44,10 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ⏸ manual mode on · esc to interrupt"),
     normalise("  ⏸ manual mode on · ? for shortcuts"),
   );
+  assert.equal(
+    normalise("  ✕ [API Error: 429 You exceeded your current quota  █"),
+    normalise("  ✕ [API Error: 429 You exceeded your current quota"),
+  );
   // Meaningful text survives.
   assert.notEqual(normalise(" ❯ 1. Yes"), normalise(" ❯ 2. Yes"));
   assert.notEqual(normalise("84% context used"), normalise("Do you want to proceed?"));

@@ -224,6 +224,10 @@ export function normalise(line: string): string {
     .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2")
     // OpenCode's input placeholder quotes a random example task ("Ask anything… \"Fix broken tests\"").
     .replace(/(Ask anything… )"[^"]*"/u, '$1"<example>"')
+    // Claude Code 2.1.332's mode footer gains optional right-hand hints once its session settles
+    // ("· ← for agents", "◐ medium · /effort"); whether a capture has them is timing, not state.
+    .replace(/ · ← for agents(?=\s|$).*$/u, "")
+    .replace(/\s+[◐◑◒◓○●] \S+ · \/effort\s*$/u, "")
     // Right-aligned footers pad with a number of spaces that depends on the random temp path's
     // length: a run of blanks is one column break, whatever its width.
     .replace(/ {2,}/g, "  ");

@@ -364,7 +364,10 @@ export async function droverApprove(ctx: ScenarioContext, args: string[]): Promi
 }
 
 /** A second window in the pane's session, to be named as the orchestrator (pane 0 is the CLI). */
-export async function orchestratorBeside(ctx: ScenarioContext, s: OtherSession): Promise<string> {
+export async function orchestratorBeside(
+  ctx: ScenarioContext,
+  s: { pane: { session: string } },
+): Promise<string> {
   const out = await ctx.lab.tmux(
     "new-window",
     "-d",

@@ -142,12 +142,18 @@ export async function seedGemini(
   };
 }
 
-/** Qwen Code: an OpenAI-compatible endpoint from the environment; self-update off. */
+/**
+ * Qwen Code: an OpenAI-compatible endpoint from the environment; self-update off; the default
+ * (ask-first) approval mode — 0.24.4 starts in auto mode, where file writes run unasked and the
+ * table's file prompt never shows; the bundled ripgrep may lack its exec bit (an install without
+ * scripts), which 0.24.4 reports in a box above the transcript.
+ */
 export async function seedQwen({ home, api }: SeedInput): Promise<Record<string, string>> {
   await writeJson(`${home}/.qwen/settings.json`, {
     general: { enableAutoUpdate: false },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
+    tools: { approvalMode: "default", useRipgrep: false },
   });
   return {
     ...OFFLINE_ENV,

@@ -46,7 +46,8 @@ export const QWEN: ScenarioTable = {
         {
           name: "ready",
           until: { stableMs: 800 },
-          defining: ["Type your message", "? for shortcuts"],
+          // The footer differs by version ("? for shortcuts"; 0.24.4 names its mode): the input box does not.
+          defining: ["Type your message"],
           expect: { state: "idle", verdicts: { input_box: null } },
         },
         {
@@ -115,7 +116,7 @@ export const QWEN: ScenarioTable = {
           name: "escape-rejected",
           steps: [{ keys: ["Escape"] }],
           until: { hides: ["Waiting for user confirmation"], stableMs: 1500 },
-          defining: ["? for shortcuts"],
+          defining: ["Type your message"],
           timeoutMs: 60_000,
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },

@@ -25,6 +25,7 @@
 # 5 format version mismatch between this script and drover; 124 stopped by SWEEP_TIME_LIMIT;
 # approve refusals: 10 orchestrator, 11 claimed, 12 no live prompt, 13 dialog, 14 broad grant,
 # 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live,
+# 18 option 1 / the first choice is no one-time yes (a rejection such as "No", or a mode switch),
 # 19 the pane's window has synchronize-panes on, 20 the 1 landed in an input line (nothing more
 # sent).
 #
@@ -202,9 +203,9 @@ p() {
 }
 
 # split_header_markers CLI — command_header_markers holds two forms: an inline one ending in "("
-# (matched anywhere in the line) and a whole-line header (matched at the start of the stripped
-# line). The alternation is split at unescaped "|" into PROF[cli|_inline_headers] and
-# PROF[cli|_line_headers].
+# and a whole-line header; both count only at the start of the stripped line (a rule named
+# mid-sentence, "such as Bash(*)", is no tool call). The alternation is split at unescaped "|"
+# into PROF[cli|_inline_headers] and PROF[cli|_line_headers].
 split_header_markers() {
   local cli=$1 inline=() line=() a
   split_alternation "$(p "$cli" command_header_markers)"
@@ -212,10 +213,13 @@ split_header_markers() {
   for a in "${alts[@]}"; do
     if [[ "$a" == *'\(' ]]; then inline+=("$a"); else line+=("$a"); fi
   done
-  PROF["$cli|_inline_headers"]=$(
-    IFS='|'
-    printf '%s' "${inline[*]}"
-  )
+  PROF["$cli|_inline_headers"]=""
+  if ((${#inline[@]} > 0)); then
+    PROF["$cli|_inline_headers"]="^($(
+      IFS='|'
+      printf '%s' "${inline[*]}"
+    ))"
+  fi
   PROF["$cli|_line_headers"]=""
   if ((${#line[@]} > 0)); then
     PROF["$cli|_line_headers"]="^($(
@@ -528,6 +532,75 @@ is_rule() {
   ((${#t} >= 3)) && [[ $t =~ ^[─━═╌┄-]+$ && $t =~ [─━═╌┄] ]]
 }
 
+# is_full_rule LINE — a solid ─ rule: the top of a modal, as drover's modalTop reads it.
+is_full_rule() {
+  local t=${1##+([[:space:]])}
+  t=${t%%+([[:space:]])}
+  ((${#t} >= 3)) && [[ $t =~ ^─+$ ]]
+}
+
+# begins_with TEXT ERE — TEXT begins with one of the ERE's words, as a whole word.
+begins_with() {
+  [[ -n "$2" ]] || return 1
+  local t=${1##+([[:space:]])}
+  [[ $t =~ ^($2)([^[:alnum:]]|$) ]]
+}
+
+# column_entry K — NB[K] continues the choice column COL_* describes (same text column, no glyph).
+column_entry() {
+  local k=$1 l lead
+  ((k > COL_TOP && k <= COL_END)) || return 1
+  l=${NB[k]}
+  is_rule "$l" && return 1
+  option_at "$l" && return 1
+  [[ "$l" == *["$COL_SEL"]* ]] && return 1
+  lead=${l%%[![:space:]]*}
+  ((${#lead} == COL_COL))
+}
+
+# choice_column TOP END SEL — an un-numbered choice list in the modal (below NB index TOP, up to
+# END), as drover's choiceColumnOf reads it: the lowest line "❯ text" (not a numbered option),
+# and the lines right above and below whose text starts in the same column. Two entries at
+# least: sets CHOICE=1, CHOICE1 (the first entry), CHOICE1_SEL and COLUMN=1.
+choice_column() {
+  local i j first n text re
+  COL_TOP=$1 COL_END=$2 COL_SEL=$3
+  re="^([[:space:]]*)([$COL_SEL])([[:space:]]+)([^[:space:]].*)$"
+  for ((i = COL_END; i > COL_TOP; i--)); do
+    [[ ${NB[i]} =~ $re ]] || continue
+    COL_COL=$((${#BASH_REMATCH[1]} + 1 + ${#BASH_REMATCH[3]}))
+    text=${BASH_REMATCH[4]}
+    option_at "${NB[i]}" && continue
+    first=$i n=1
+    for ((j = i - 1; n < 8 && j >= 0; j--)); do
+      ((NBI[j] == NBI[j + 1] - 1)) && column_entry "$j" || break
+      first=$j n=$((n + 1))
+    done
+    for ((j = i + 1; n < 8; j++)); do
+      ((j <= COL_END && NBI[j] == NBI[j - 1] + 1)) && column_entry "$j" || break
+      n=$((n + 1))
+    done
+    ((n >= 2)) || return 0
+    CHOICE=1 COLUMN=1
+    if ((first == i)); then
+      CHOICE1=$text CHOICE1_SEL=1
+    else
+      strip_decoration "${NB[first]}"
+      CHOICE1=$STRIPPED CHOICE1_SEL=0
+    fi
+    CHOICE1=${CHOICE1%%+([[:space:]│┃║])}
+    return 0
+  done
+}
+
+# not_affirmative TEXT — option 1's wording is no one-time yes: it begins with a rejection,
+# names a mode switch, or begins with no wording every gate list calls affirmative (the shipped
+# profiles' wordings always count; the CLI's profile only adds refusals or narrows the yes).
+not_affirmative() {
+  begins_with "$1" "$GATE_REJECTION" || mi "$1" "$GATE_MODE_SWITCH" ||
+    ! begins_with "$1" "$GATE_AFFIRMATIVE" || ! begins_with "$1" "$GATE_AFFIRMATIVE_OWN"
+}
+
 # ---------------------------------------------------------------------------------------------
 # The gate, mirroring drover's detectors (lib/detect/) line for line where it matters:
 # analyze CLI CAPTURE [STYLED] sets
@@ -658,7 +731,13 @@ analyze() {
   inline_re=$(p "$cli" _inline_headers)
   lineh_re=$(p "$cli" _line_headers)
   file_re=$(p "$cli" file_prompt_pattern)
-  broad_re=$(p "$cli" broad_grant_marker)
+  # The gate's own wordings: the shipped profiles' plus this CLI's additions (never fewer).
+  broad_re=$(p "$cli" _gate_broad_grant)
+  GATE_BROAD=$broad_re
+  GATE_REJECTION=$(p "$cli" _gate_rejection)
+  GATE_MODE_SWITCH=$(p "$cli" _gate_mode_switch)
+  GATE_AFFIRMATIVE=$(p "$cli" _gate_affirmative)
+  GATE_AFFIRMATIVE_OWN=$(p "$cli" _gate_affirmative_own)
   local tail=${PROF["$cli|_live_tail"]} block=${PROF["$cli|_live_block"]}
   local max_below=${PROF["$cli|_shifted_max_below"]} above=${PROF["$cli|_shifted_option_above"]}
   SLINES=()
@@ -670,6 +749,7 @@ analyze() {
   CUR_CLI=$cli
   local n=${#NB[@]} i j k x sel=${PROF["$cli|_select_glyphs"]}
   LIVE=0 PERM=0 NUMBERED=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP="" CHOICE=0 CHOICE1="" CHOICE1_SEL=0
+  COLUMN=0
   local rs=0 re=$((n - 1)) anchor=-1
   ((n == 0)) && return 0
   # Typed text is not screen state: the windows run on the lines outside the input line (L).
@@ -720,9 +800,20 @@ analyze() {
     return 0
   fi
   ((LIVE)) || return 0
-  # Approval-shaped: an approval marker, a command header or a file prompt within the region.
+  # The modal starts at the nearest solid rule above its end; only the modal is approval-shaped
+  # (the turn's "● Bash(…)" line above a notice never makes the notice a permission prompt).
+  local top=-1 ms
+  for ((i = re; i >= 0; i--)); do
+    if is_full_rule "${NB[i]}"; then
+      top=$i
+      break
+    fi
+  done
+  ms=$rs
+  ((top > ms)) && ms=$top
+  # Approval-shaped: an approval marker, a command header or a file prompt within the modal.
   local content
-  for ((i = rs; i <= re; i++)); do
+  for ((i = ms; i <= re; i++)); do
     strip_decoration "${NB[i]}"
     content=${STRIPPED%%+([[:space:]│┃║])}
     if mi "${NB[i]}" "$approval_re" || mi "$STRIPPED" "$inline_re" ||
@@ -752,8 +843,12 @@ analyze() {
   done
   # Selection moves between captures; the fingerprint must not.
   FP=${FP//["$sel"]/}
-  # No numbered option: an un-numbered choice row (confirmed with Enter) may stand for option 1.
-  ((NUMBERED)) || choice_row "$cli" "$rs" "$re"
+  # No numbered option: an un-numbered column (read from its shape, like drover's) or else a
+  # choice row the profile describes (both confirmed with Enter) may stand for option 1.
+  if ((!NUMBERED)); then
+    choice_column "$top" "$re" "$sel"
+    ((COLUMN)) || choice_row "$cli" "$rs" "$re"
+  fi
 }
 
 # verdict: the gate's decision for the analyzed capture -> VERDICT, REASON_CODE, REASON
@@ -769,11 +864,17 @@ verdict() {
       VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
     elif ((BROAD1)); then
       VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
+    elif not_affirmative "$OPT1"; then
+      VERDICT=refuse REASON_CODE=18 REASON="not-affirmative"
     else
       VERDICT=approve REASON_CODE=0 REASON="option 1" KEY=1 CHOSEN=$OPT1
     fi
   elif ((CHOICE)); then
-    if ((!CHOICE1_SEL)); then
+    if mi "$CHOICE1" "$GATE_BROAD"; then
+      VERDICT=refuse REASON_CODE=14 REASON="broad-grant"
+    elif not_affirmative "$CHOICE1"; then
+      VERDICT=refuse REASON_CODE=18 REASON="not-affirmative"
+    elif ((!CHOICE1_SEL)); then
       # Enter confirms whatever is selected: only when the first choice shows selected.
       VERDICT=refuse REASON_CODE=15 REASON="no-option-1"
     else

@@ -1,9 +1,10 @@
 /** Binds the detectors to one pane's CLI: capture → the verdicts the gate reads. */
 import type { Config } from "../config/load.ts";
-import { detect } from "../detect/mod.ts";
+import { bottomModalLines, detect } from "../detect/mod.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import type { PaneCapture } from "../tmux/capture.ts";
 import type { JudgedVerdicts } from "./mod.ts";
+import { type GateWords, gateWordsFor } from "../profile/gate_words.ts";
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
@@ -30,9 +31,19 @@ export function makeDetector(
     });
 }
 
-export function toJudged(v: Verdicts): JudgedVerdicts {
+/**
+ * The verdicts the gate reads. With the capture and the gate wordings, also `modal_dialog`: a
+ * dialog heading (the shipped profiles' ones always count) in the bottom modal.
+ */
+export function toJudged(v: Verdicts, cap?: PaneCapture, words?: GateWords): JudgedVerdicts {
   const loose = v as Loose;
+  let modal_dialog: string | null = null;
+  if (cap && words) {
+    const lines = bottomModalLines(cap.plain).map((l) => l.toLowerCase());
+    modal_dialog = words.dialog.find((m) => lines.some((l) => l.includes(m))) ?? null;
+  }
   return {
+    modal_dialog,
     state: String(loose.state),
     live_prompt: loose.live_prompt === true,
     permission_prompt: loose.permission_prompt === true,
@@ -54,5 +65,11 @@ export function makeJudge(
   title?: string,
 ): (cap: PaneCapture) => JudgedVerdicts {
   const d = makeDetector(cli, config, title);
-  return (cap) => toJudged(d(cap));
+  const words = makeGateWords(cli, config);
+  return (cap) => toJudged(d(cap), cap, words);
+}
+
+/** The approve gate's wordings for a pane running `cli` (shipped ones + what its profile adds). */
+export function makeGateWords(cli: string, config: Config): GateWords {
+  return gateWordsFor(resolveProfile(cli, config));
 }

@@ -28,6 +28,7 @@ import {
 } from "./gate.ts";
 
 export { APPROVE_EXIT } from "./gate.ts";
+import type { GateWords } from "../profile/gate_words.ts";
 
 export type JudgedVerdicts = GateVerdicts & {
   state: string;
@@ -40,6 +41,8 @@ export interface ApproveRequest {
   pane: PaneInfo;
   orchestrator: { is: boolean; why?: string };
   judge: (cap: PaneCapture) => JudgedVerdicts;
+  /** The pane's gate wordings (lib/profile/gate_words.ts `gateWordsFor`); default: the shipped profiles' alone. */
+  words?: GateWords;
   dryRun: boolean;
   claimDir: string;
   socketPath: string;
@@ -159,7 +162,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const cap = await capturePane(req.server, req.pane.id, { styled: true });
     const v = req.judge(cap);
     base.before = summary(v);
-    const g = gate(v);
+    const g = gate(v, req.words);
     if (!g.ok) return refused(g.reason, g.message, base);
     return {
       outcome: "would-approve",
@@ -201,7 +204,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
   try {
     const first = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
     base.before = summary(first);
-    const g1 = gate(first);
+    const g1 = gate(first, req.words);
     if (!g1.ok) return refused(g1.reason, `${g1.message}; no keys sent`, base);
 
     if (req.beforeReconfirm) await req.beforeReconfirm();
@@ -211,7 +214,7 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
     const freshCap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
     if (freshCap.synchronized) return refused("synchronized", syncMessage(), base);
     const fresh = req.judge(freshCap);
-    const g2 = gate(fresh);
+    const g2 = gate(fresh, req.words);
     if (!g2.ok || fingerprint(fresh) !== fingerprint(first) || g2.key !== g1.key) {
       return refused(
         "prompt-changed",

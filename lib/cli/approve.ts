@@ -6,7 +6,7 @@ import { checkCliFlag } from "../profile/resolve.ts";
 import { loadConfig } from "../config/discover.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
 import { claimDir } from "../approve/claim.ts";
-import { makeJudge } from "../approve/judge.ts";
+import { makeGateWords, makeJudge } from "../approve/judge.ts";
 import { viewTarget } from "../identify/context.ts";
 import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
@@ -36,6 +36,7 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     pane: view.pane,
     orchestrator: { is: view.role === "orchestrator", why: view.roleWhy },
     judge,
+    words: makeGateWords(view.identified.cli, config),
     dryRun: o.dryRun === true,
     claimDir: claimDir(),
     socketPath: await socketPath(server),

@@ -32,12 +32,20 @@ export async function show({ args, opts, g }: Invocation): Promise<CommandResult
     value: p.values[f.name],
     source: p.sources[f.name],
   }));
+  // The versions the shipped layer was verified on; none when only the default stands in.
+  const shipped = p.shipped === null ? null : shippedProfiles().find((s) => s.id === p.shipped);
+  const verified_versions = [...(shipped?.provenance.verifiedVersions ?? [])];
   const human = [`profile for ${p.cli}` + (p.shipped ? ` (shipped: ${p.shipped})` : "")];
+  human.push(
+    verified_versions.length
+      ? `verified on: ${shipped!.name} ${verified_versions.join(", ")}`
+      : "verified on: none (no shipped profile for this CLI; fields fall back to the default)",
+  );
   for (const f of fields) {
     human.push(`${f.name} = ${JSON.stringify(f.value)}`);
     if (opts.sources) human.push(`    from ${sourceText(f.source)}`);
   }
-  return { data: { cli: p.cli, shipped: p.shipped, fields }, human };
+  return { data: { cli: p.cli, shipped: p.shipped, verified_versions, fields }, human };
 }
 
 /** `drover profile list`. */
@@ -51,6 +59,7 @@ export async function list({ g }: Invocation): Promise<CommandResult> {
     default: s.isDefault,
     file: s.file,
     cli_version: s.provenance.cliVersion,
+    verified_versions: s.provenance.verifiedVersions,
     recorded: s.provenance.recorded,
     fixtures: s.provenance.fixtures,
   }));
@@ -65,9 +74,9 @@ export async function list({ g }: Invocation): Promise<CommandResult> {
   for (const s of shipped) {
     human.push(
       `  ${s.id}${s.default ? " (default)" : ""}  clis: ${s.clis.join(", ")}  ` +
-        `${s.verified ? "verified" : "unverified"} against ${s.cli_version ?? "?"} (${
-          s.recorded ?? "?"
-        })`,
+        `${s.verified ? "verified" : "unverified"} against ${
+          s.verified_versions.length ? s.verified_versions.join(", ") : "?"
+        } (${s.recorded ?? "?"})`,
     );
   }
   human.push(config.path ? `configured CLIs (${config.path}):` : "configured CLIs: none");

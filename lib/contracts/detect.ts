@@ -18,7 +18,7 @@ export const DETECT = envelope(
     options: z.array(OPTION),
     broad_grant_option: z.number().int().nullable(),
     input_box: z.string().nullable(),
-    mode: z.enum(["accept_edits", "interactive", "unknown"]),
+    mode: z.enum(["accept_edits", "interactive", "plan", "auto", "bypass", "unknown"]),
     stream_error: z.string().nullable(),
     context_bloat_k: z.number().nullable(),
     context_used_pct: z.number().nullable(),

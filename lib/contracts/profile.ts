@@ -8,6 +8,8 @@ export const PROFILE = envelope(
   z.looseObject({
     cli: z.string(),
     shipped: z.string().nullable(),
+    /** CLI versions the shipped profile layer is verified on (empty when none ships for the CLI). */
+    verified_versions: z.array(z.string()),
     fields: z.array(z.looseObject({ name: z.string(), kind: z.string() })),
   }),
 );
@@ -22,6 +24,7 @@ export const PROFILE_LIST = envelope(
       id: z.string(),
       clis: z.array(z.string()),
       verified: z.boolean(),
+      verified_versions: z.array(z.string()),
     })),
     configured: z.array(z.unknown()),
   }),

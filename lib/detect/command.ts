@@ -6,7 +6,15 @@ import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import { type Live, modalTop } from "./liveness.ts";
 import { hasAny, type Screen, startsAny, styledLine } from "./screen.ts";
-import { contentOf, DECORATION, isGreyFg, isRule, stripDecoration, styledChars } from "./text.ts";
+import {
+  contentOf,
+  DECORATION,
+  isDashedRule,
+  isGreyFg,
+  isRule,
+  stripDecoration,
+  styledChars,
+} from "./text.ts";
 
 export interface Subject {
   command: string | null;
@@ -37,7 +45,12 @@ export function approvalOf(s: Screen, p: ResolvedProfile): boolean {
   return s.nb.some((i) => hasAny(s.lower[i], p.matchers.markers.approval_markers));
 }
 
-/** A live prompt that asks for a permission: approval, command header or file prompt in it. */
+/**
+ * A live prompt that asks for a permission: an approval marker, a command header or a file prompt
+ * in the modal itself (from its top rule down). The transcript above the modal — a tool call line
+ * `● Bash(…)` of the turn, or a notice that names a `Bash(*)` rule — never makes a dialog below it
+ * a permission prompt, and a header counts only where it starts a line.
+ */
 export function permissionPromptOf(
   s: Screen,
   p: ResolvedProfile,
@@ -45,16 +58,15 @@ export function permissionPromptOf(
   region: readonly number[],
   file_path: string | null,
 ): boolean {
+  if (!live.live) return false;
   const mk = p.matchers.markers;
-  const approvalInRegion = region.some((i) => hasAny(s.lower[i], mk.approval_markers));
-  const headerInRegion = region.some((i) => {
-    const low = stripDecoration(s.lower[i]);
-    return mk.command_header_markers.some((m) =>
-      m.endsWith("(") ? low.includes(m) : low.startsWith(m)
-    );
-  });
-  const fileInRegion = live.live && file_path !== null;
-  return live.live && (approvalInRegion || headerInRegion || fileInRegion);
+  const top = modalTop(s, live);
+  const modal = region.filter((i) => i >= top);
+  const approvalInModal = modal.some((i) => hasAny(s.lower[i], mk.approval_markers));
+  const headerInModal = modal.some((i) =>
+    startsAny(stripDecoration(s.lower[i]), mk.command_header_markers)
+  );
+  return approvalInModal || headerInModal || file_path !== null;
 }
 
 /** The command, else the file path, when it parses as a command (the manual-pattern candidate). */
@@ -75,7 +87,10 @@ function isConfirmationBoundary(c: string, p: ResolvedProfile): boolean {
  * - Inline form (`Bash(…)` at the start of a decoration-stripped line): up to the last `)`, also
  *   when the call wraps over following lines (joined with "\n"). A marker mid-sentence (an
  *   explanation naming a `Bash(find:*)` rule) is not a tool call.
- * - Header form (`Bash command` on its own): the block of non-blank lines after it, up to a
+ * - Header form (`Bash command` on its own), boxed: when a dashed box (`╌╌╌` rules) follows the
+ *   header before any confirmation boundary, the command is exactly what is inside it (Claude Code
+ *   2.1.332 puts an optional tip and the description between the header and the box).
+ * - Header form, unboxed: the block of non-blank lines after it, up to a
  *   confirmation boundary or a blank line. With the styled capture, grey/dim lines (the CLI's
  *   description of the command) end the command; without it the whole block is kept — erring on
  *   the side of more text, never truncating a multi-line command to its harmless first line.
@@ -107,6 +122,8 @@ function commandOf(
       if (end >= 0 && joined.slice(0, end).trim() !== "") return joined.slice(0, end).trim();
     }
     if (startsAny(low, header)) {
+      const boxed = boxedAfter(s, p, idx, lastLine);
+      if (boxed !== null) return boxed;
       const block: string[] = [];
       for (let j = idx + 1; j < s.lines.length; j++) {
         const c = contentOf(s.lines[j]);
@@ -120,6 +137,26 @@ function commandOf(
       }
       if (block.length > 0) return block.join("\n");
     }
+  }
+  return null;
+}
+
+/** The text inside the first dashed box below line `idx` (before any confirmation boundary). */
+function boxedAfter(s: Screen, p: ResolvedProfile, idx: number, lastLine: number): string | null {
+  for (let j = idx + 1; j <= lastLine; j++) {
+    if (isDashedRule(s.lines[j])) {
+      const inside: string[] = [];
+      for (let k = j + 1; k <= lastLine; k++) {
+        if (isDashedRule(s.lines[k])) {
+          return inside.length > 0 ? inside.join("\n") : null;
+        }
+        const c = contentOf(s.lines[k]).trim();
+        if (c !== "") inside.push(c);
+      }
+      return null; // an unclosed box: not this shape
+    }
+    const c = contentOf(s.lines[j]);
+    if (c !== "" && isConfirmationBoundary(c, p)) return null;
   }
   return null;
 }

@@ -119,6 +119,24 @@ export function regionOf(s: Screen, live: Live): number[] {
   return out;
 }
 
+/** How far up from the bottom the modal's top rule is looked for. */
+const BOTTOM_MODAL_RULE_WITHIN = 40;
+
+/**
+ * The lines of the modal at the bottom of a capture, with no profile at all: from the lowest full
+ * rule (─) among the last lines, else the last LIVE_BLOCK non-blank lines. For compiled checks
+ * (the approve gate's dialog refusal) that must not depend on a profile's markers.
+ */
+export function bottomModalLines(plain: string): string[] {
+  const s = screenOf(plain);
+  const from = Math.max(0, s.lines.length - BOTTOM_MODAL_RULE_WITHIN);
+  for (let i = s.lines.length - 1; i >= from; i--) {
+    const t = s.lines[i].trim();
+    if (t.length >= 3 && /^─+$/.test(t)) return s.lines.slice(i + 1).filter((l) => !isBlank(l));
+  }
+  return s.nb.slice(-LIVE_BLOCK).map((i) => s.lines[i]);
+}
+
 /** The line a live modal starts at: the nearest full rule (─) above its end, else the screen top. */
 export function modalTop(s: Screen, live: Live): number {
   for (let i = live.end; i >= 0; i--) {

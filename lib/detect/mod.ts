@@ -18,6 +18,7 @@ export {
   type Verdicts,
 } from "./state.ts";
 export {
+  bottomModalLines,
   type Live,
   LIVE_BLOCK,
   LIVE_TAIL,

@@ -1,17 +1,39 @@
-/** The CLI's permission mode, from the pane title and the capture. */
+/**
+ * The CLI's permission mode, from the capture and the pane title.
+ *
+ * The lowest line that states a mode wins: a mode footer sits at the bottom, and a mode switch
+ * leaves notes about other modes in the transcript above it. Option lines (a prompt's choices,
+ * e.g. "❯ 1. Yes" or "Yes, and switch to auto mode") only count when no other line states a mode:
+ * a choice offers a mode, it does not say which one is on. Within one line the more permissive
+ * mode is named first (bypass, auto, plan, accept edits, interactive).
+ */
 import type { ResolvedProfile } from "../profile/resolve.ts";
-import { hasAny, type Screen } from "./screen.ts";
+import { hasAny, isOptionLine, type Screen } from "./screen.ts";
+import { isChoiceLine } from "./options.ts";
 
-export type Mode = "accept_edits" | "interactive" | "unknown";
+export type Mode = "accept_edits" | "interactive" | "plan" | "auto" | "bypass" | "unknown";
 
 export function modeOf(s: Screen, p: ResolvedProfile, title: string | undefined): Mode {
   const mk = p.matchers.markers;
-  const hay = ((title ?? "") + "\n").toLowerCase();
-  const inMode = (markers: readonly string[]) =>
-    hasAny(hay, markers) || s.lower.some((l) => hasAny(l, markers));
-  return inMode(mk.mode_accept_edits_markers)
-    ? "accept_edits"
-    : inMode(mk.mode_interactive_markers)
-    ? "interactive"
-    : "unknown";
+  const order: Array<[Mode, readonly string[]]> = [
+    ["bypass", mk.mode_bypass_markers],
+    ["auto", mk.mode_auto_markers],
+    ["plan", mk.mode_plan_markers],
+    ["accept_edits", mk.mode_accept_edits_markers],
+    ["interactive", mk.mode_interactive_markers],
+  ];
+  const modeIn = (low: string): Mode | null => {
+    for (const [mode, markers] of order) if (hasAny(low, markers)) return mode;
+    return null;
+  };
+  const choice = (i: number) => isOptionLine(s.lines[i], p) || isChoiceLine(s.lines[i]);
+  for (const pass of [false, true]) {
+    for (let k = s.nb.length - 1; k >= 0; k--) {
+      const i = s.nb[k];
+      if (choice(i) !== pass) continue;
+      const m = modeIn(s.lower[i]);
+      if (m !== null) return m;
+    }
+  }
+  return modeIn((title ?? "").toLowerCase()) ?? "unknown";
 }

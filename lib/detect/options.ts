@@ -1,14 +1,17 @@
 /**
  * The choices a live prompt offers: its numbered option lines, which of them grants broadly, and
- * the un-numbered choice row some CLIs draw instead (`choice_row_markers`).
+ * the un-numbered choices some CLIs draw instead — a row (`choice_row_markers`) or a column (a
+ * list whose selected entry carries the selection glyph: Claude Code 2.1.332's "❯ No / Yes").
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
-import type { Live } from "./liveness.ts";
-import { hasAny, type Screen, styledLine } from "./screen.ts";
+import { type Live, modalTop } from "./liveness.ts";
+import { hasAny, isOptionLine, type Screen, styledLine } from "./screen.ts";
 import {
   contentOf,
+  isBlank,
   isGreyFg,
+  isRule,
   stripDecoration,
   type StyledChar,
   styledChars,
@@ -65,6 +68,67 @@ export function optionsOf(
 export function broadGrantOf(options: readonly OptionLine[], p: ResolvedProfile): number | null {
   for (const o of options) {
     if (hasAny(o.text.toLowerCase(), p.matchers.broadGrant)) return o.number;
+  }
+  return null;
+}
+
+/** The selected entry of an un-numbered list: a selection glyph, a space, then text. */
+export function isChoiceLine(line: string): boolean {
+  const t = line.trimStart();
+  for (const g of SELECT_GLYPHS) {
+    if (t.startsWith(g + " ") && !isBlank(t.slice(g.length))) return true;
+  }
+  return false;
+}
+
+/** How many entries an un-numbered column may have (a longer run is not a choice list). */
+const MAX_COLUMN = 8;
+
+/**
+ * An un-numbered column of choices in the live modal (below its top rule): the lowest entry
+ * drawn with a selection glyph ("❯ No"), and the lines right above and below it whose text starts
+ * in the same column ("  Yes"), up to a blank line, a rule or anything else. Two entries at least;
+ * none when the modal has numbered options.
+ */
+export function choiceColumnOf(
+  s: Screen,
+  live: Live,
+  p: ResolvedProfile,
+): ChoiceRowEntry[] | null {
+  if (!live.live) return null;
+  const top = modalTop(s, live);
+  for (let i = live.end; i > top; i--) {
+    const raw = s.lines[i];
+    if (!isChoiceLine(raw) || isOptionLine(raw, p)) continue;
+    const lead = raw.length - raw.trimStart().length;
+    const glyph = SELECT_GLYPHS.find((g) => raw.startsWith(g, lead))!;
+    const rest = raw.slice(lead + glyph.length);
+    const col = lead + glyph.length + (rest.length - rest.trimStart().length);
+    const entry = (j: number): string | null => {
+      if (j <= top || j > live.end) return null;
+      const l = s.lines[j];
+      if (isBlank(l) || isRule(l) || isOptionLine(l, p)) return null;
+      const at = l.length - l.trimStart().length;
+      return at === col && !SELECT_GLYPHS.some((g) => l.includes(g)) ? contentOf(l) : null;
+    };
+    const above: string[] = [];
+    for (let j = i - 1; above.length < MAX_COLUMN; j--) {
+      const e = entry(j);
+      if (e === null) break;
+      above.unshift(e);
+    }
+    const below: string[] = [];
+    for (let j = i + 1; below.length < MAX_COLUMN; j++) {
+      const e = entry(j);
+      if (e === null) break;
+      below.push(e);
+    }
+    const all = [
+      ...above.map((text) => ({ text, selected: false })),
+      { text: contentOf(rest), selected: true },
+      ...below.map((text) => ({ text, selected: false })),
+    ];
+    return all.length >= 2 && all.length <= MAX_COLUMN ? all : null;
   }
   return null;
 }

@@ -5,7 +5,10 @@
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import { bottomOutsideBox, type InputBox } from "./input.ts";
+import { LIVE_TAIL } from "./liveness.ts";
+import { isChoiceLine } from "./options.ts";
 import { hasAny, type Screen } from "./screen.ts";
+import { isBlank, isRule } from "./text.ts";
 
 export type Readiness = "ready" | "dialog" | "bare_shell" | "indeterminate";
 
@@ -41,9 +44,54 @@ export function isBusyLine(s: Screen, p: ResolvedProfile, i: number): boolean {
     (busyRe !== null && execBounded(busyRe, s.lines[i]) !== null);
 }
 
-/** Mid-response: a busy line in the bottom region, outside the input line. */
+/** How far above the input line the activity line may sit (a long task list under it). */
+export const ACTIVITY_ABOVE = 40;
+
+/**
+ * Mid-response: a busy line in the bottom region, outside the input line; or the busy-line
+ * pattern on the activity line — the last line above the input line that starts in column 0
+ * (what is drawn under it, a task list or a tip, is indented), which a long task list can push out
+ * of the bottom region. The busy line alone is enough: a user's status line replaces the footer
+ * that would say "esc to interrupt".
+ */
 export function midResponseOf(s: Screen, p: ResolvedProfile, box: InputBox | null): boolean {
-  return bottomOutsideBox(s, box).some((i) => isBusyLine(s, p, i));
+  if (bottomOutsideBox(s, box).some((i) => isBusyLine(s, p, i))) return true;
+  const busyRe = p.matchers.patterns.mid_response_pattern;
+  const activity = box ? activityLineAbove(s, box.line) : undefined;
+  return activity !== undefined && busyRe !== null &&
+    execBounded(busyRe, s.lines[activity]) !== null;
+}
+
+/** The last line above the input line (and its top rule) that starts in column 0. */
+function activityLineAbove(s: Screen, inputLine: number): number | undefined {
+  let i = inputLine - 1;
+  while (i >= 0 && (isBlank(s.lines[i]) || isRule(s.lines[i]))) i--;
+  for (let n = 0; i >= 0 && n < ACTIVITY_ABOVE; i--, n++) {
+    const l = s.lines[i];
+    if (isBlank(l)) continue;
+    if (!/^\s/.test(l)) return i;
+  }
+  return undefined;
+}
+
+/**
+ * A menu at the true end of the screen: one of the last non-blank lines is the selected entry of
+ * a list — a numbered option with the selection glyph ("❯ 1. Yes, and switch to default …") or an
+ * un-numbered one ("❯ Yes, set auto mode as my default …") — that is not the input line (which
+ * sits right under a rule), with no shell prompt below. Some dialogs draw no footer a live-prompt
+ * marker could anchor; their shape still says the CLI waits for a choice.
+ */
+export function menuAtEndOf(s: Screen, box: InputBox | null): boolean {
+  // A shell prompt under it: a shell printed the lines (the CLI is gone), nobody waits on them.
+  if (s.nb.length === 0 || endsInShellPrompt(s.lines[s.nb[s.nb.length - 1]])) return false;
+  const from = Math.max(0, s.nb.length - LIVE_TAIL);
+  for (let k = from; k < s.nb.length; k++) {
+    const i = s.nb[k];
+    if (box && box.lines.includes(i)) continue;
+    if (!isChoiceLine(s.lines[i])) continue;
+    if (k === 0 || !isRule(s.lines[s.nb[k - 1]])) return true;
+  }
+  return false;
 }
 
 /** A known dialog heading that is still on screen: below the last input line, if any. */

@@ -10,6 +10,7 @@ import { livePrompt, regionOf } from "./liveness.ts";
 import { type Mode, modeOf } from "./mode.ts";
 import {
   broadGrantOf,
+  choiceColumnOf,
   type ChoiceRowEntry,
   choiceRowOf,
   type OptionLine,
@@ -18,6 +19,7 @@ import {
 import {
   dialogMarkerLine,
   dialogNameOf,
+  menuAtEndOf,
   midResponseOf,
   type Readiness,
   readinessOf,
@@ -78,9 +80,11 @@ export interface Verdicts {
   /** Extension: the first `dialog_markers` entry seen on a live dialog screen, else null. */
   dialog: string | null;
   /**
-   * Extension (`choice_row_markers`): the un-numbered choice row of a live prompt (OpenCode's
-   * "Allow once  Allow always  Reject"), in screen order, with the one the styled capture shows
-   * selected; null when the profile describes none or none is on the live prompt.
+   * Extension: the un-numbered choices of a live prompt, in screen order, with the selected one —
+   * a row (`choice_row_markers`: OpenCode's "Allow once  Allow always  Reject", selected = drawn
+   * bright in the styled capture) or, when the prompt has no numbered options, a column whose
+   * selected entry carries the selection glyph (Claude Code 2.1.332's "❯ No" / "Yes"); null when
+   * there are none.
    */
   choice_row: ChoiceRowEntry[] | null;
   /**
@@ -120,13 +124,14 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
   const dialogIdx = dialogMarkerLine(s, p, box);
   const readiness = readinessOf(s, p, dialogIdx);
   const stuck = stuckOf(s, p, box);
+  const menu = !live.live && menuAtEndOf(s, box);
   const limit = limitOf(s, p, box, opts);
 
   // The §5 precedence; past the permission-prompt branch, a live prompt is a dialog.
   let state: PaneState;
   if (stuck.cli_unavailable !== null || limit.limit !== null) state = "unavailable";
   else if (permission_prompt) state = "prompt";
-  else if (live.live || dialogIdx !== undefined) state = "dialog";
+  else if (live.live || dialogIdx !== undefined || menu) state = "dialog";
   else if (mid_response) state = "busy";
   else if (readiness === "bare_shell") state = "shell";
   else if (readiness === "ready" || box !== null) state = "idle";
@@ -155,7 +160,10 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     limit: limit.limit,
     limit_resets_at: limit.limit_resets_at,
     input_line: box !== null,
-    choice_row: choiceRowOf(s, p, region, capture.styled),
+    // A glyph-selected column is read from the screen's shape alone; it wins over a row the
+    // profile describes, so a profile cannot relabel the choices a real column shows.
+    choice_row: (options.length === 0 ? choiceColumnOf(s, live, p) : null) ??
+      choiceRowOf(s, p, region, capture.styled),
     dialog: dialogNameOf(s, p, dialogIdx),
     cli_version: cliVersionOf(s, p),
   };

@@ -86,6 +86,12 @@ export function contentOf(line: string): string {
 }
 
 /** A horizontal rule: a line made only of ─-like glyphs (TUIs draw one around the input line). */
+/** A dashed rule (`╌╌╌`): the edges of the box a prompt draws its command or file preview in. */
+export function isDashedRule(line: string): boolean {
+  const t = line.trim();
+  return t.length >= 3 && /^[╌┄]+$/.test(t);
+}
+
 export function isRule(line: string): boolean {
   const t = line.trim();
   return t.length >= 3 && /^[─━═╌┄-]+$/.test(t) && /[─━═╌┄]/.test(t);

@@ -4,7 +4,7 @@
  * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
  */
 import { BOTTOM_REGION } from "../detect/screen.ts";
-import { captureLines, contentOf, isBlank } from "../detect/text.ts";
+import { captureLines, contentOf, isBlank, isDashedRule } from "../detect/text.ts";
 import { classifyCommand, type DangerRule } from "./danger.ts";
 import type { EscalationReason, PaneRef } from "./events.ts";
 import { limitOver, type LimitStep, limitStep, withoutStaleLimit } from "./limit.ts";
@@ -46,7 +46,8 @@ function core(line: string): string {
 /**
  * How many non-blank lines form the block holding the prompt's command (bottom-most occurrence).
  * The detector reports only the first line of a multi-line command; a block longer than the
- * command plus its one description line means lines nobody judged would run too.
+ * command plus its one description line means lines nobody judged would run too. A dashed rule
+ * (`╌╌╌`, the box Claude Code 2.1.332 draws the command in) bounds the block like a blank line.
  */
 export function commandBlockLines(plain: string, command: string | null): number | null {
   if (command === null || command.trim() === "") return null;
@@ -60,9 +61,10 @@ export function commandBlockLines(plain: string, command: string | null): number
     }
   }
   if (at < 0) return null;
+  const edge = (l: string) => l === "" || isDashedRule(l);
   let n = 1;
-  for (let i = at + 1; i < lines.length && lines[i] !== ""; i++) n++;
-  for (let i = at - 1; i >= 0 && lines[i] !== ""; i--) n++;
+  for (let i = at + 1; i < lines.length && !edge(lines[i]); i++) n++;
+  for (let i = at - 1; i >= 0 && !edge(lines[i]); i--) n++;
   return n;
 }
 

@@ -4,7 +4,7 @@
  * profile, keys through lib/tmux, approvals through lib/approve's gate.
  */
 import { approve } from "../approve/mod.ts";
-import { type DetectClock, makeDetector, toJudged } from "../approve/judge.ts";
+import { type DetectClock, makeDetector, makeGateWords, toJudged } from "../approve/judge.ts";
 import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import {
@@ -194,11 +194,12 @@ export class TmuxDriveHost implements DriveHost {
       return { outcome: "refused", reason: "no-live-prompt", message: "pane not listed", sent: [] };
     }
     const detector = makeDetector(pane.ref.cli, this.o.config, info.title, this.clock);
+    const words = makeGateWords(pane.ref.cli, this.o.config);
     let rejected = false;
     // Every capture the gate judges is re-checked against the allowlist decision made on the
     // sweep capture: a different (or no longer allowlisted) command reads as "no live prompt".
     const judge = (cap: PaneCapture) => {
-      const j = toJudged(detector(cap));
+      const j = toJudged(detector(cap), cap, words);
       const standsAlone = commandStandsAlone({
         ...toDriveVerdicts(j),
         command_block: commandBlockLines(cap.plain, j.command),
@@ -215,6 +216,7 @@ export class TmuxDriveHost implements DriveHost {
         pane: info,
         orchestrator: { is: pane.ref.role === "orchestrator", why: "drive orchestrator" },
         judge,
+        words,
         dryRun: false,
         claimDir: this.o.claimDir,
         socketPath: this.o.socketPath,

@@ -74,6 +74,7 @@ export function parseProfileFile(file: string, text: string): ShippedProfile {
     file,
     provenance: {
       cliVersion: m.cli_version ?? null,
+      verifiedVersions: m.verified_versions ?? (m.cli_version ? [m.cli_version] : []),
       recorded: m.recorded ?? null,
       fixtures: m.fixtures ?? null,
       scenarios: m.scenarios ?? [],

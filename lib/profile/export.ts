@@ -8,6 +8,8 @@
  *   _<constant><TAB><value>               compiled constants (decoration class, windows, the
  *                                         input-line window, the shell-prompt ending, the
  *                                         glyphs that mark a selected option)
+ *   _gate_<list><TAB><ere>                the approve gate's option-1 wordings (gate_words.ts:
+ *                                         shipped ones + the CLI's additions), marker lists
  * Rows whose name ends in `_pattern` carry their case rule inside the ERE: match them as given.
  * Every other field row is a marker list: match it case-insensitively (`grep -Ei`, nocasematch).
  * An empty ERE means the (extension) field is unset for this CLI: skip it, it never matches.
@@ -27,6 +29,7 @@ import {
 import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
 import { ereEscape, markersToEre } from "../regex/ere.ts";
 import type { ResolvedProfile } from "./resolve.ts";
+import { gateWordsFor } from "./gate_words.ts";
 
 /**
  * 2: the layout rule of the live gate (issue 16) needs `_input_line_window` and
@@ -91,6 +94,18 @@ export function exportRows(p: ResolvedProfile): ExportRow[] {
   ];
   for (const [name, ere] of constants) {
     rows.push({ name, kind: "constant", case_insensitive: false, ere });
+  }
+  // The gate's wordings (lowercase marker lists, matched case-insensitively like the fields).
+  const w = gateWordsFor(p);
+  const lists: Array<[string, readonly string[]]> = [
+    ["_gate_affirmative", w.affirmative],
+    ["_gate_affirmative_own", w.affirmativeOwn],
+    ["_gate_rejection", w.rejection],
+    ["_gate_mode_switch", w.modeSwitch],
+    ["_gate_broad_grant", w.broadGrant],
+  ];
+  for (const [name, list] of lists) {
+    rows.push({ name, kind: "constant", case_insensitive: true, ere: markersToEre(list) });
   }
   return rows;
 }

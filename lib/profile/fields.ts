@@ -89,7 +89,7 @@ export const FIELDS = [
     name: "mode_accept_edits_markers",
     kind: "markers",
     seed: true,
-    summary: "substrings identifying an accept-edits / bypass-permissions mode (title + capture)",
+    summary: "substrings identifying the accept-edits mode (title + capture)",
   },
   {
     name: "mode_interactive_markers",
@@ -176,6 +176,50 @@ export const FIELDS = [
     summary:
       "regex for the line of a live permission prompt that shows the command; group 1 = the " +
       "command (used when command_header_markers find none)",
+  },
+  // Added for Claude Code 2.1.332 (issue 10): see docs/profiles.md "Extension fields".
+  {
+    name: "mode_plan_markers",
+    kind: "markers",
+    seed: false,
+    summary: "substrings identifying the plan mode (title + capture)",
+  },
+  {
+    name: "mode_auto_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "substrings identifying the auto mode (a classifier approves actions; title + capture)",
+  },
+  {
+    name: "mode_bypass_markers",
+    kind: "markers",
+    seed: false,
+    summary: "substrings identifying the bypass-permissions mode (title + capture)",
+  },
+  {
+    name: "affirmative_option_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "how a one-time yes begins (option 1 / the first choice must begin with one; the approve " +
+      "gate accepts only wordings some shipped profile lists, a config can only narrow them)",
+  },
+  {
+    name: "rejection_option_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "how a rejecting choice begins (No, Reject); the approve gate never answers one (shipped " +
+      "wordings always count, a config can only add)",
+  },
+  {
+    name: "mode_switch_option_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "wordings of a choice that changes the permission mode; the approve gate never answers " +
+      "one (shipped wordings always count, a config can only add)",
   },
   // Added for issue 10 (CLI versions): see docs/profiles.md "Extension fields".
   {

@@ -171,6 +171,9 @@ export const PROFILE_META = z.strictObject({
   verified: z.boolean({ error: "must be true or false" }),
   default: z.boolean({ error: "must be true or false" }).optional(),
   cli_version: NON_EMPTY.optional(),
+  verified_versions: z.array(NON_EMPTY, {
+    error: "must be a non-empty array of version strings",
+  }).min(1, "must be a non-empty array of version strings").optional(),
   recorded: NON_EMPTY.optional(),
   fixtures: NON_EMPTY.optional(),
   scenarios: z.array(z.string()).optional(),

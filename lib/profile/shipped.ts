@@ -12,7 +12,13 @@ import type { CompiledPattern } from "../regex/compile.ts";
 import { type FrozenPattern, thawPattern } from "../regex/frozen.ts";
 
 export interface ProfileProvenance {
+  /** The newest version the profile was recorded against. */
   readonly cliVersion: string | null;
+  /**
+   * Every CLI version the profile is verified on (`verified_versions`; without it, `cli_version`
+   * alone). Detection must hold on all of them and never needs to know which one a pane runs.
+   */
+  readonly verifiedVersions: readonly string[];
   readonly recorded: string | null;
   readonly fixtures: string | null;
   readonly scenarios: readonly string[];

@@ -1,11 +1,13 @@
 /**
- * `drover approve` against replay doubles of recorded real Claude Code screens: exactly "1" on a
- * live permission prompt, nothing on every unsafe case, each with its own reason and exit code.
+ * `drover approve` against replay doubles of recorded real Claude Code screens (every recorded
+ * version): exactly "1" on a live permission prompt whose option 1 is a one-time yes, nothing on
+ * every unsafe case, each with its own reason and exit code.
  */
 import assert from "node:assert/strict";
 import { drover, envelope } from "../helpers/drover.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import {
+  allManifestScreens,
   cleanupReplay,
   loadScreen,
   type ManifestScreen,
@@ -23,11 +25,18 @@ import { socketPath } from "../../lib/tmux/options.ts";
 import { selectServer } from "../../lib/tmux/server.ts";
 
 const SCREENS = await manifestScreens("claude-code");
+const ALL = await allManifestScreens("claude-code");
 
-function need(scenario: RegExp, size = "120x40"): ManifestScreen {
-  const s = pick(SCREENS, scenario, { size });
+/** A recorded screen (default: of the newest version; `like`: of that screen's version). */
+function need(scenario: RegExp, size = "120x40", like?: ManifestScreen): ManifestScreen {
+  const from = like ? ALL.filter((s) => versionOf(s) === versionOf(like)) : SCREENS;
+  const s = pick(from, scenario, { size });
   if (!s) throw new Error(`no recorded screen for ${scenario} at ${size}`);
   return s;
+}
+
+function versionOf(s: ManifestScreen): string {
+  return s.rel.split("/")[1];
 }
 
 interface Rig extends AsyncDisposable {
@@ -54,7 +63,7 @@ async function rig(
 ): Promise<Rig> {
   const srv = await startTestServer();
   const orchScreen = await loadScreen(
-    (opts.orchestratorScreen ?? need(/^ready$/, screen.size)).rel,
+    (opts.orchestratorScreen ?? need(/^ready$/, screen.size, screen)).rel,
   );
   const orch = await startReplay(srv, orchScreen, { session: "agents" });
   const agent = await startReplay(srv, await loadScreen(screen.rel), {
@@ -66,7 +75,7 @@ async function rig(
   }
   // A CLI answers the digit at once: the double shows the answered screen when "1" arrives.
   const answered = opts.answered === undefined
-    ? need(/^bash-answered$/, screen.size)
+    ? need(/^bash-answered$/, screen.size, screen)
     : opts.answered;
   if (answered) await agent.onKey("1", await loadScreen(answered.rel));
   const runtime = await Deno.makeTempDir({ prefix: "drover-rt-" });
@@ -97,14 +106,17 @@ async function rig(
   };
 }
 
-const PROMPTS = SCREENS.filter((s) => s.state === "prompt");
+/** Permission prompts whose option 1 is no one-time yes: refused (not-affirmative, exit 18). */
+const NOT_AFFIRMATIVE = /^auto-no-first-prompt$/;
+const PROMPTS = ALL.filter((s) => s.state === "prompt" && !NOT_AFFIRMATIVE.test(s.scenario));
 
 Deno.test("recorded permission prompts exist to test against", () => {
-  assert.ok(PROMPTS.length >= 4, `only ${PROMPTS.length} recorded permission prompts`);
+  assert.ok(PROMPTS.length >= 8, `only ${PROMPTS.length} recorded permission prompts`);
+  assert.ok(new Set(PROMPTS.map(versionOf)).size >= 2, "prompts of both versions");
 });
 
 for (const s of PROMPTS) {
-  Deno.test(`approve sends exactly "1" on the live prompt ${s.scenario}@${s.size}`, async () => {
+  Deno.test(`approve sends exactly "1" on the live prompt ${s.rel}`, async () => {
     await using r = await rig(s);
     const res = await r.approve(["agents:1.0"]);
     assert.equal(res.code, 0, JSON.stringify(res.out));
@@ -161,14 +173,107 @@ for (const scenario of [/^bash-answered$/, /^bash-rejected$/, /^narration$/, /^r
   }
 }
 
-for (const scenario of [/^bypass-warning$/, /^api-key-dialog$/, /^trust-dialog$/]) {
-  Deno.test(`approve refuses the non-permission dialog ${scenario.source}`, async () => {
-    await using r = await rig(need(scenario));
+for (
+  const scenario of [
+    /^bypass-warning$/,
+    /^api-key-dialog$/,
+    /^trust-dialog$/,
+    /^auto-cant-check$/,
+    /^fullscreen-upsell$/,
+    /^model-picker$/,
+    /^question-picker$/,
+  ]
+) {
+  for (const s of ALL.filter((x) => scenario.test(x.scenario) && x.size === "120x40")) {
+    Deno.test(`approve refuses the non-permission dialog ${s.rel}`, async () => {
+      await using r = await rig(s);
+      const res = await r.approve(["agents:1.0"]);
+      assert.equal(res.code, 13, JSON.stringify(res.out));
+      assert.equal(res.out.data.reason, "dialog");
+      assert.equal(res.keys, "");
+    });
+  }
+}
+
+// Dialogs without a footer a live marker anchors: not live, so nothing to answer.
+for (const scenario of [/^auto-mode-question$/, /^plan-exit$/, /^theme-dialog$/]) {
+  for (const s of ALL.filter((x) => scenario.test(x.scenario))) {
+    Deno.test(`approve sends nothing on the dialog ${s.rel}`, async () => {
+      await using r = await rig(s);
+      const res = await r.approve(["agents:1.0"]);
+      assert.equal(res.code, 12, JSON.stringify(res.out));
+      assert.equal(res.out.data.reason, "no-live-prompt");
+      assert.equal(res.keys, "");
+    });
+  }
+}
+
+// Usage-limit menus: the CLI is unavailable; option 1 ("Stop and wait …") is never pressed.
+for (const s of ALL.filter((x) => /-limit-options$/.test(x.scenario))) {
+  Deno.test(`approve sends nothing on the usage-limit menu ${s.rel}`, async () => {
+    await using r = await rig(s);
     const res = await r.approve(["agents:1.0"]);
     assert.equal(res.code, 13, JSON.stringify(res.out));
-    assert.equal(res.out.data.reason, "dialog");
     assert.equal(res.keys, "");
   });
+}
+
+for (const s of ALL.filter((x) => NOT_AFFIRMATIVE.test(x.scenario))) {
+  Deno.test(`approve refuses the No-first prompt ${s.rel} (not-affirmative, exit 18)`, async () => {
+    await using r = await rig(s);
+    const res = await r.approve(["agents:1.0"]);
+    assert.equal(res.code, 18, JSON.stringify(res.out));
+    assert.equal(res.out.data.reason, "not-affirmative");
+    assert.deepEqual(res.out.data.sent, []);
+    assert.equal(res.keys, "");
+    const dry = await r.approve(["--dry-run", "agents:1.0"]);
+    assert.equal(dry.code, 18);
+    assert.equal(dry.keys, "");
+  });
+}
+
+/**
+ * A hostile profile (a .drover/config.toml an agent could write) tries every field that could
+ * move the gate towards pressing: it calls "No" affirmative, empties the rejection, mode-switch
+ * and broad-grant wordings, relabels the choices as a row, and makes the first-run question look
+ * like a live permission prompt. The gate only ever refuses more: no key is sent.
+ */
+const HOSTILE = [
+  "[clis.claude.prompt_profile]",
+  'affirmative_option_markers = ["No", "Yes", "Upgrade", "Stop"]',
+  'rejection_option_markers = ["zzz-never-shown"]',
+  'mode_switch_option_markers = ["zzz-never-shown"]',
+  'broad_grant_marker = "zzz-never-shown"',
+  'broad_grant_markers = ["zzz-never-shown"]',
+  'choice_row_markers = ["Yes", "No"]',
+  'live_prompt_markers = ["do you want to", "esc to cancel", "keep manual mode", "exit plan mode"]',
+  'approval_markers = ["do you want to proceed", "make auto mode", "can\'t check actions", "exit plan mode", "what do you want to do"]',
+  "",
+].join("\n");
+
+for (
+  const scenario of [
+    /^auto-no-first-prompt$/,
+    /^auto-mode-question$/,
+    /^auto-cant-check$/,
+    /^plan-exit$/,
+    /^bypass-warning$/,
+    /^trust-dialog$/,
+    /^session-limit-options$/,
+  ]
+) {
+  for (const s of ALL.filter((x) => scenario.test(x.scenario) && x.size === "120x40")) {
+    Deno.test(`a hostile profile cannot make approve press on ${s.rel}`, async () => {
+      await using r = await rig(s);
+      const cfg = `${r.runtime}/hostile.toml`;
+      await Deno.writeTextFile(cfg, HOSTILE);
+      const res = await r.approve(["--config", cfg, "agents:1.0"]);
+      assert.notEqual(res.code, 0, JSON.stringify(res.out));
+      assert.equal(res.out.data.outcome, "refused", JSON.stringify(res.out));
+      assert.deepEqual(res.out.data.sent, []);
+      assert.equal(res.keys, "");
+    });
+  }
 }
 
 Deno.test("approve refuses when option 1 carries the broad-grant marker", async () => {

@@ -217,9 +217,36 @@ Deno.test("profile list and profile show", async () => {
   const list = envelope(await drover(["--json", "profile", "list"]));
   const claude = list.data.shipped.find((p: { id: string }) => p.id === "claude-code");
   assert.ok(claude.default);
-  assert.equal(claude.cli_version, "2.1.197");
+  assert.equal(claude.cli_version, "2.1.332");
+  assert.deepEqual(claude.verified_versions, ["2.1.197", "2.1.332"]);
   const show = await drover(["profile", "show", "claude", "--sources"]);
   assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /^verified on: Claude Code 2\.1\.197, 2\.1\.332$/m);
+  const json = envelope(await drover(["--json", "profile", "show", "claude"]));
+  assert.deepEqual(json.data.verified_versions, ["2.1.197", "2.1.332"]);
+
   assert.match(show.stdout, /^cli_unavailable_markers = /m);
   assert.match(show.stdout, /from shipped claude-code \(profiles\/claude-code\.toml:\d+\)/);
+});
+
+Deno.test("profile show: a configured CLI with no shipped profile is verified on no version", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/config.toml`, '[clis.mytool]\ncommand = "mytool"\n');
+    const run = await drover([
+      "--config",
+      `${dir}/config.toml`,
+      "--json",
+      "profile",
+      "show",
+      "mytool",
+    ]);
+    const out = envelope(run);
+    assert.equal(out.data.shipped, null);
+    assert.deepEqual(out.data.verified_versions, []);
+    const human = await drover(["--config", `${dir}/config.toml`, "profile", "show", "mytool"]);
+    assert.match(human.stdout, /^verified on: none/m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -91,3 +91,24 @@ Deno.test("lab harness: bracketed paste reaches a program that asked for it", as
   const s = await pane.waitFor("033", { timeoutMs: 5000 });
   assert.match(s.plain.replace(/\s+/g, " "), /033 \[ 2 0 0 ~ a \\r b 033 \[ 2 0 1 ~/);
 });
+
+Deno.test("lab harness: a key-logging server records every key it delivers, and only those", async () => {
+  await using lab = await LabServer.start({ tag: "selftest", keyLog: true });
+  const pane = await lab.launch({
+    argv: ["sh", "-c", "echo READY; cat >/dev/null"],
+    cols: 80,
+    rows: 24,
+    ready: { until: "READY" },
+  });
+  const before = (await lab.keyLog()).keys.length;
+  await pane.type("ab");
+  await pane.keys("Enter");
+  await pane.capture(); // reading the pane sends nothing
+  const log = await lab.keyLog();
+  assert.deepEqual(log.keys.slice(before), ["a", "b", "\\r"]);
+  assert.ok(log.commands.some((c) => c.startsWith("send-keys")), JSON.stringify(log.commands));
+  await assert.rejects(async () => {
+    await using plain = await LabServer.start({ tag: "selftest" });
+    await plain.keyLog();
+  }, /without keyLog/);
+});

@@ -179,6 +179,14 @@ Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and ve
     await settle();
     const keys = await pane.keys();
     const key = out.data?.key === "Enter" ? "\r" : out.data?.key;
+    // A prompt whose first choice is "No" (Claude Code 2.1.332 in auto mode) is a real prompt
+    // drover must never answer: refused as not-affirmative, nothing sent.
+    if (/\/auto-no-first-prompt@/.test(label)) {
+      if (run.code !== 18 || out.data?.reason !== "not-affirmative" || keys !== "") {
+        wrong.push(`${label}: exit ${run.code} ${out.data?.reason} keys ${JSON.stringify(keys)}`);
+      }
+      continue;
+    }
     if (run.code !== 0 || out.data?.outcome !== "approved" || keys !== key) {
       wrong.push(
         `${label}: exit ${run.code} ${out.data?.outcome} ${out.data?.reason} keys ${

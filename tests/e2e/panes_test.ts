@@ -11,7 +11,8 @@ import {
   startReplay,
 } from "../helpers/replay.ts";
 
-const SCREENS = await manifestScreens("claude-code");
+// The 2.1.197 screens: the assertions below read that version off their banners.
+const SCREENS = await manifestScreens("claude-code", "2.1.197");
 
 Deno.test("panes: CLI with its source, role, state and mode for every pane of a session", async () => {
   await using srv = await startTestServer();

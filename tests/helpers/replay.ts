@@ -140,28 +140,52 @@ export interface ManifestScreen {
   rel: string;
 }
 
-/** Every screen of a CLI's newest recorded version (empty when nothing is recorded yet). */
-export async function manifestScreens(cli = "claude-code"): Promise<ManifestScreen[]> {
-  const base = `${FIXTURES}${cli}`;
+/** The recorded versions of a CLI, oldest first (empty when nothing is recorded yet). */
+export async function recordedVersions(cli = "claude-code"): Promise<string[]> {
   const versions: string[] = [];
   try {
-    for await (const e of Deno.readDir(base)) if (e.isDirectory) versions.push(e.name);
+    for await (const e of Deno.readDir(`${FIXTURES}${cli}`)) {
+      if (e.isDirectory) versions.push(e.name);
+    }
   } catch {
     return [];
   }
-  versions.sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-  for (const v of versions.reverse()) {
-    try {
-      const m = JSON.parse(await Deno.readTextFile(`${base}/${v}/manifest.json`));
-      return (m.screens as Omit<ManifestScreen, "rel">[]).map((s) => ({
-        ...s,
-        rel: `${cli}/${v}/${s.file.replace(/\.txt$/, "")}`,
-      }));
-    } catch {
-      continue;
-    }
+  return versions.sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+
+async function screensOf(cli: string, v: string): Promise<ManifestScreen[] | undefined> {
+  try {
+    const m = JSON.parse(await Deno.readTextFile(`${FIXTURES}${cli}/${v}/manifest.json`));
+    return (m.screens as Omit<ManifestScreen, "rel">[]).map((s) => ({
+      ...s,
+      rel: `${cli}/${v}/${s.file.replace(/\.txt$/, "")}`,
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every screen of one recorded version of a CLI (default: the newest), empty when nothing is
+ * recorded yet.
+ */
+export async function manifestScreens(
+  cli = "claude-code",
+  version?: string,
+): Promise<ManifestScreen[]> {
+  const versions = version ? [version] : (await recordedVersions(cli)).reverse();
+  for (const v of versions) {
+    const screens = await screensOf(cli, v);
+    if (screens) return screens;
   }
   return [];
+}
+
+/** Every screen of every recorded version of a CLI. */
+export async function allManifestScreens(cli = "claude-code"): Promise<ManifestScreen[]> {
+  const out: ManifestScreen[] = [];
+  for (const v of await recordedVersions(cli)) out.push(...(await screensOf(cli, v) ?? []));
+  return out;
 }
 
 /** The first screen whose scenario matches `scenario` (and size, when given). */

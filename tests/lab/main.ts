@@ -6,6 +6,7 @@
  *   deno task lab --suite claude-screens  only that suite (repeatable)
  *   deno task lab --only bash-prompt   only scenarios whose "suite/scenario" contains the text (repeatable)
  *   deno task lab --size 120x40        only one pane size (repeatable)
+ *   deno task lab --cli-version 2.1.332  only that version of suites pinned at several (repeatable)
  *   deno task lab --jobs 4             parallel scenarios (default 4, or $LAB_JOBS)
  *   deno task lab --no-detect          skip detect()
  *   deno task lab --list               list scenarios and exit
@@ -14,6 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { type LabSuite, runLab } from "./harness/mod.ts";
+import { scenarioApplies, suiteVersions } from "./harness/runner.ts";
 
 const SUITES_DIR = new URL("./suites/", import.meta.url);
 
@@ -45,6 +47,7 @@ async function main(): Promise<number> {
         suite: { type: "string", multiple: true },
         only: { type: "string", multiple: true },
         size: { type: "string", multiple: true },
+        "cli-version": { type: "string", multiple: true },
         jobs: { type: "string" },
         "no-detect": { type: "boolean", default: false },
         list: { type: "boolean", default: false },
@@ -60,7 +63,7 @@ async function main(): Promise<number> {
   const v = args.values;
   if (v.help) {
     console.log(
-      "usage: deno task lab [--record] [--suite NAME]... [--only TEXT]... [--size COLSxROWS]... [--jobs N] [--no-detect] [--list] [--out DIR]",
+      "usage: deno task lab [--record] [--suite NAME]... [--only TEXT]... [--size COLSxROWS]... [--cli-version V]... [--jobs N] [--no-detect] [--list] [--out DIR]",
     );
     return 0;
   }
@@ -87,7 +90,15 @@ async function main(): Promise<number> {
   const suites = v.suite?.length ? all.filter((s) => v.suite!.includes(s.name)) : all;
   if (v.list) {
     for (const s of suites) {
-      for (const sc of s.scenarios) console.log(`${s.name}/${sc.name}${sc.slow ? " (slow)" : ""}`);
+      const versions = await suiteVersions(s);
+      for (const sc of s.scenarios) {
+        const at = s.versions ? versions.filter((ver) => scenarioApplies(sc, ver)) : [];
+        console.log(
+          `${s.name}/${sc.name}${sc.slow ? " (slow)" : ""}${
+            at.length ? ` [${at.join(", ")}]` : ""
+          }`,
+        );
+      }
     }
     return 0;
   }
@@ -104,6 +115,7 @@ async function main(): Promise<number> {
     only: v.only,
     allSuites: all,
     sizes: v.size,
+    versions: v["cli-version"],
     noDetect: v["no-detect"],
     outDir,
   });
@@ -119,7 +131,9 @@ async function main(): Promise<number> {
   );
   for (const f of failed) {
     const why = f.error ? f.error.split("\n")[0] : f.reasons.join(" | ");
-    console.log(`  FAIL ${f.suite}/${f.scenario}@${f.size}: ${why}`);
+    console.log(
+      `  FAIL ${f.suite}/${f.scenario}@${f.size}${f.version ? ` [${f.version}]` : ""}: ${why}`,
+    );
   }
   if (runs === 0) {
     console.log("lab: nothing ran (check --only / --size)");

@@ -1,8 +1,10 @@
 /**
- * Every recorded real Claude Code screen, judged by the embedded default profile: the state and
- * the verdict fields each scenario is about. Expectations are per scenario and hold at every
- * recorded pane size (120x40 and 80x24). The manifest's own `state`/`expect` are asserted too, so
- * a screen recorded later is covered at least by what the lab says it shows.
+ * Every recorded real Claude Code screen of every verified version, judged by the ONE embedded
+ * default profile: the state and the verdict fields each scenario is about. Expectations are per
+ * scenario and hold at every recorded pane size (120x40 and 80x24) and, unless a version's row says
+ * otherwise (BY_VERSION: what that version draws differently), in every version. The manifest's
+ * own `state`/`expect` are asserted too, so a screen recorded later is covered at least by what the
+ * lab says it shows.
  */
 import assert from "node:assert/strict";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
@@ -32,8 +34,9 @@ export function screensOf(dir: string): Screen[] {
   return JSON.parse(Deno.readTextFileSync(dir + "manifest.json")).screens as Screen[];
 }
 
-type Expect = Partial<Omit<Verdicts, "options">> & {
+type Expect = Partial<Omit<Verdicts, "options" | "choice_row">> & {
   options?: string; // "*1,2,3" = numbers, * marks the selected one
+  choice_row?: string | null; // "*No|Yes": un-numbered choices, * marks the selected one
   stream_error_seen?: boolean;
   /** Substrings the command must contain (where pane width wraps it differently). */
   command_has?: string[];
@@ -103,12 +106,13 @@ const TABLE: Record<string, Expect> = {
     options: "*1,2,3",
     broad_grant_option: 2,
   },
+  // Option 2 switches the session into accept-edits mode: a broad grant.
   "write-prompt": {
     ...PROMPT,
     file_path: "report.md",
     command: null,
     options: "*1,2,3",
-    broad_grant_option: null,
+    broad_grant_option: 2,
     manual_pattern: "report.md",
   },
   "edit-prompt": {
@@ -116,15 +120,15 @@ const TABLE: Record<string, Expect> = {
     file_path: "notes.txt",
     command: null,
     options: "*1,2,3",
-    broad_grant_option: null,
+    broad_grant_option: 2,
   },
   "bash-answered": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "bash-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "narration": { ...NONE, state: "idle", approval: true, mid_response: false },
   "mode-accept-edits": { ...NONE, state: "idle", mode: "accept_edits" },
-  "mode-plan": { ...NONE, state: "idle", mode: "unknown" },
-  "mode-auto": { ...NONE, state: "idle", mode: "unknown" },
-  "bypass-ready": { ...NONE, state: "idle", mode: "accept_edits", approval: false },
+  "mode-plan": { ...NONE, state: "idle", mode: "plan" },
+  "mode-auto": { ...NONE, state: "idle", mode: "auto" },
+  "bypass-ready": { ...NONE, state: "idle", mode: "bypass", approval: false },
   "theme-dialog": {
     ...NONE,
     state: "dialog",
@@ -151,6 +155,7 @@ const TABLE: Record<string, Expect> = {
     permission_prompt: false,
     options: "*1,2",
     broad_grant_option: null,
+    dialog: "Bypass Permissions mode",
   },
   "question-picker": {
     state: "dialog",
@@ -219,10 +224,106 @@ const TABLE: Record<string, Expect> = {
     options: "*1,2",
   },
   "context-nearly-full": { ...NONE, state: "idle", context_used_pct: 84, context_bloat_k: null },
+  // ---- scenarios added with 2.1.332 (recorded in both versions where both have the screen) ----
+  // A user status line replaces the footer hints: busy from the spinner line alone.
+  "statusline-ready": { ...NONE, state: "idle", mid_response: false, input_box: null },
+  "statusline-busy": { ...NONE, state: "busy", mid_response: true, input_box: null },
+  "bypass-busy": { ...NONE, state: "busy", mid_response: true, mode: "bypass" },
+  // No footer: the selected option at the true end makes it a dialog, never a prompt.
+  "plan-exit": { ...NONE, state: "dialog", mode: "plan", dialog: "Exit plan mode?" },
+  "mode-auto-default": { ...NONE, state: "idle", mode: "auto", input_box: null },
+  "auto-default-notice": { ...NONE, state: "idle", mode: "auto" },
+  "auto-mode-question": {
+    ...NONE,
+    state: "dialog",
+    dialog: "Make auto mode your default permission mode",
+  },
+  "fullscreen-upsell": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "*1,2",
+    dialog: "Try the new fullscreen renderer",
+  },
+  // The notice names "Bash(*)" and sits under the turn's "● Bash(…)" line: still not a prompt.
+  "auto-cant-check": {
+    state: "dialog",
+    live_prompt: true,
+    permission_prompt: false,
+    options: "",
+    command: null,
+    mode: "auto",
+    dialog: "Enter to stay in auto mode",
+  },
+  "auto-no-first-prompt": {
+    ...PROMPT,
+    command: `node -e "console.log('build check ok: 3 files')"`,
+    options: "",
+    choice_row: "*No|Yes",
+    broad_grant_option: null,
+    mode: "auto",
+  },
+  "auto-prompt-answered": { ...NONE, state: "idle", mode: "auto", choice_row: null },
+  "auto-busy": { ...NONE, state: "busy", mid_response: true, mode: "auto" },
+  "api-retrying-message": { ...NONE, state: "busy", mid_response: true, stream_error_seen: true },
+  "session-limit-auto": {
+    state: "unavailable",
+    permission_prompt: false,
+    cli_unavailable_has: "Usage limit reached",
+  },
+  "weekly-limit-auto": {
+    state: "unavailable",
+    permission_prompt: false,
+    cli_unavailable_has: "Usage limit reached",
+  },
 };
+
+/** What a version draws differently from the shared row (merged over it). */
+const BY_VERSION: Record<string, Record<string, Expect>> = {
+  "2.1.332": {
+    // A fourth option: "3. Yes, and switch to auto mode · …".
+    "bash-prompt": { options: "*1,2,3,4" },
+    "bash-prompt-npm": { options: "*1,2,3,4" },
+    "bash-prompt-dir": { options: "*1,2,3,4" },
+    "bash-prompt-accept-edits": { options: "*1,2,3,4" },
+    // "2. Yes, and switch to auto mode": a permissive mode switch, so a broad grant. The command
+    // wraps inside its box at other places than 2.1.197's.
+    "bash-prompt-long": {
+      options: "*1,2,3",
+      broad_grant_option: 2,
+      command_has: [
+        "find . -name '*.ts' -not -path './node_modules/*'",
+        "grep -l 'TODO(release)' {} +",
+        "tee todo-files.txt",
+      ],
+    },
+    // A long `sleep` is blocked in 2.1.332: the lab waits on a node timer instead.
+    "busy-tool": { command: `node -e "setTimeout(() => console.log('done'), 120000)"` },
+    // Un-numbered now, No first and selected.
+    "bypass-warning": { options: "", choice_row: "*No, exit|Yes, I accept" },
+    "trust-dialog": { options: "", choice_row: "*No, exit|Yes, I trust this folder" },
+    "api-key-dialog": { options: "", choice_row: "Yes|*No (recommended)" },
+    // "1. Stop and wait", "2. Wait here, then continue automatically", "3. Upgrade your plan".
+    "session-limit-options": { options: "*1,2,3" },
+    "weekly-limit-options": { options: "*1,2,3" },
+    "session-limit": { cli_unavailable_has: "You've hit your 5-hour limit · resets " },
+  },
+};
+
+function rowFor(version: string, scenario: string): Expect | undefined {
+  const base = TABLE[scenario];
+  const over = BY_VERSION[version]?.[scenario];
+  return base === undefined ? undefined : { ...base, ...over };
+}
 
 function optionsText(v: Verdicts): string {
   return v.options.map((o) => (o.selected ? "*" : "") + o.number).join(",");
+}
+
+function choiceRowText(v: Verdicts): string | null {
+  return v.choice_row === null
+    ? null
+    : v.choice_row.map((c) => (c.selected ? "*" : "") + c.text).join("|");
 }
 
 const profile = resolveProfile("claude", EMPTY_CONFIG);
@@ -251,12 +352,14 @@ for (const dir of claudeFixtureDirs()) {
       }
     });
     Deno.test(`claude-code ${version} ${s.file}: verdict table`, () => {
-      const row = TABLE[s.scenario];
+      const row = rowFor(version!, s.scenario);
       assert.ok(row, `no verdict-table row for scenario ${s.scenario}: add one`);
       const v = judge(dir, s);
       for (const [k, want] of Object.entries(row)) {
         if (k === "options") assert.equal(optionsText(v), want, `options of ${s.file}`);
-        else if (k === "cli_unavailable_has") {
+        else if (k === "choice_row") {
+          assert.equal(choiceRowText(v), want, `choice_row of ${s.file}`);
+        } else if (k === "cli_unavailable_has") {
           assert.ok(
             v.cli_unavailable?.includes(want as string),
             `cli_unavailable of ${s.file}: ${v.cli_unavailable}`,

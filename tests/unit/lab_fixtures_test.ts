@@ -93,7 +93,16 @@ async function fixtureFolders(): Promise<string[]> {
     if (!f.name.endsWith(".toml")) continue;
     const toml = await Deno.readTextFile(`${REPO_ROOT}/profiles/${f.name}`);
     for (const m of toml.matchAll(/^fixtures\s*=\s*"tests\/fixtures\/([^"]+)"/gm)) {
-      dirs.add(m[1].replace(/\/+$/, ""));
+      const named = m[1].replace(/\/+$/, "");
+      if (named.includes("/")) {
+        dirs.add(named);
+        continue;
+      }
+      // A profile verified on several versions names its CLI's folder: every version in its
+      // verified_versions must have its own recorded folder.
+      const vv = /^verified_versions\s*=\s*\[([^\]]*)\]/m.exec(toml);
+      assert.ok(vv, `profiles/${f.name}: fixtures names ${named}/ but no verified_versions`);
+      for (const v of vv[1].matchAll(/"([^"]+)"/g)) dirs.add(`${named}/${v[1]}`);
     }
   }
   return [...dirs].sort();

@@ -18,7 +18,12 @@ Deno.test("the shipped Claude Code profile is the verified default and sets ever
   assert.equal(p.id, "claude-code");
   assert.ok(p.verified);
   assert.ok(p.clis.includes("claude"));
-  assert.equal(p.provenance.cliVersion, "2.1.197");
+  assert.equal(p.provenance.cliVersion, "2.1.332");
+  assert.deepEqual(p.provenance.verifiedVersions, ["2.1.197", "2.1.332"]);
+  // Every verified version has its recorded fixtures.
+  for (const v of p.provenance.verifiedVersions) {
+    assert.ok(Deno.statSync(`${p.provenance.fixtures}/${v}/manifest.json`).isFile, v);
+  }
   for (const f of FIELDS.filter((f) => f.seed)) assert.ok(p.values[f.name] !== undefined, f.name);
 });
 
@@ -140,4 +145,21 @@ approval_markers = [""]
       e instanceof DroverError && e.code === "PROFILE_INVALID" &&
       e.message.includes("profiles/x.toml:8: prompt_profile.approval_markers.0: empty marker"),
   );
+});
+
+Deno.test("verified_versions: a list of version strings; anything else is PROFILE_INVALID naming it", () => {
+  const head = '[profile]\nid = "x"\nname = "X"\nclis = ["x"]\nverified = true\n';
+  const ok = parseProfileFile("x.toml", head + 'verified_versions = ["1.0", "1.1"]\n');
+  assert.deepEqual(ok.provenance.verifiedVersions, ["1.0", "1.1"]);
+  const fallback = parseProfileFile("x.toml", head + 'cli_version = "2.0"\n');
+  assert.deepEqual(fallback.provenance.verifiedVersions, ["2.0"]);
+  for (const bad of ['"1.0"', "[]", "[1]", '[""]']) {
+    assert.throws(
+      () => parseProfileFile("x.toml", head + `verified_versions = ${bad}\n`),
+      (e: unknown) =>
+        e instanceof DroverError &&
+        /x\.toml:6: profile\.verified_versions(\.0)?: must be a non-empty/.test(e.message),
+      bad,
+    );
+  }
 });

@@ -50,11 +50,17 @@ async function runNeedy(strict: boolean): Promise<{ code: number; out: string }>
         `testWithTools("needs a tool", ["drover-no-such-tool"], () => {}, { hint: "install it" });\n` +
         `Deno.test("plain", () => {});\n`,
     );
-    const env: Record<string, string> = { NO_COLOR: "1" };
+    // CI runs this suite in strict mode; the lax child must not inherit it.
+    const env: Record<string, string> = {
+      NO_COLOR: "1",
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "",
+    };
     if (strict) env[STRICT_SKIPS_ENV] = "1";
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["test", "-A", "--no-check", `${dir}/needy_test.ts`],
       env,
+      clearEnv: true,
       stdout: "piped",
       stderr: "piped",
     }).output();

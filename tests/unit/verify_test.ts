@@ -60,8 +60,10 @@ Deno.test("judge: a real busy screen holds with the shipped profile; a wrong mar
   assert.deepEqual(ok.problems, []);
   assert.deepEqual(ok.seen, { state: "busy", mid_response: true });
 
+  // Both fields that make a screen busy, wrong: the footer marker and the busy-line pattern.
   const bad = await profileWith(
-    '[clis.claude.prompt_profile]\nmid_response_markers = ["esc to halt"]\n',
+    '[clis.claude.prompt_profile]\nmid_response_markers = ["esc to halt"]\n' +
+      "mid_response_pattern = '^never drawn'\n",
   );
   const drift = judge(expect, detect({ plain, styled }, bad), bad, plain);
   assert.deepEqual(drift.problems, [

@@ -17,7 +17,8 @@
  * `firstRun` leaves out the matching `.claude.json` keys so the real dialog shows; with any of them set
  * (or `bypass`), `startClaude` does not wait for the ready screen — wait for the dialog yourself.
  */
-import { resolveCli } from "./clis.ts";
+import { resolveCli, type ResolvedCli } from "./clis.ts";
+import { seedClaude } from "../../../lib/scenarios/homes.ts";
 import { type Condition, LabPane, LabServer } from "./tmux.ts";
 import {
   type AnthropicStandin,
@@ -26,7 +27,8 @@ import {
   startAnthropicStandin,
 } from "../../../lib/scenarios/standins/anthropic.ts";
 
-/** The API key the lab hands Claude Code (any value works against the stand-in). */
+/** The API key the lab hands Claude Code; its last 20 characters are the ones lib/scenarios/homes.ts
+ * approves in `.claude.json` (any value works against the stand-in). */
 export const LAB_API_KEY = "sk-ant-api03-drover-lab-key-0123456789abcdefghij";
 
 /** The fake subscription token for `auth: "subscription"` (only ever sent to the stand-in). */
@@ -38,6 +40,15 @@ export const CLAUDE_READY: Condition = "? for shortcuts";
 export interface ClaudeOptions {
   cols: number;
   rows: number;
+  /** Which pinned version to start (default: the package's own pin); see `cli` for scratch installs. */
+  version?: string;
+  /** An already resolved CLI (e.g. `resolveCliAt` on a scratch prefix); wins over `version`. */
+  cli?: ResolvedCli;
+  /**
+   * Extra keys for `$HOME/.claude/settings.json`, e.g. `{ permissions: { defaultMode: "default" } }`
+   * (manual permission mode on versions that start in auto mode).
+   */
+  settings?: Record<string, unknown>;
   script?: AnthropicStep[];
   standin?: AnthropicStandinOptions;
   /** Extra argv (e.g. ["--model", "claude-sonnet-4-5"]). */
@@ -45,7 +56,17 @@ export interface ClaudeOptions {
   /** Extra environment (e.g. CLAUDE_CODE_MAX_RETRIES). */
   env?: Record<string, string>;
   /** Which first-run screens to let through (default: none). */
-  firstRun?: { theme?: boolean; apiKey?: boolean; trust?: boolean };
+  firstRun?: {
+    theme?: boolean;
+    apiKey?: boolean;
+    trust?: boolean;
+    /** 2.1.332: "Try the new fullscreen renderer?" */
+    fullscreenUpsell?: boolean;
+    /** 2.1.332 with a manual defaultMode in settings: "Make auto mode your default permission mode?" */
+    autoModeDefault?: boolean;
+    /** 2.1.332: the "Auto mode is now Claude Code's default permission mode." note above the input. */
+    autoModeNotice?: boolean;
+  };
   /**
    * "api-key" (default): ANTHROPIC_API_KEY. "subscription": a (fake) claude.ai OAuth token
    * (CLAUDE_CODE_OAUTH_TOKEN + scopes + subscription type) — the CLI then honours the unified rate-limit
@@ -70,47 +91,22 @@ export interface ClaudeSession extends AsyncDisposable {
   version: string;
 }
 
-/** Write `$HOME/.claude.json` (+ settings) for a lab run. */
+/**
+ * Write `$HOME/.claude.json` (+ settings) for a lab run: the same seed `drover verify` uses
+ * (lib/scenarios/homes.ts), so the lab and verify start Claude Code from one recipe.
+ */
 export async function seedClaudeHome(
   home: string,
   project: string,
   firstRun: ClaudeOptions["firstRun"] = {},
+  settings: Record<string, unknown> = {},
 ): Promise<void> {
-  const state: Record<string, unknown> = {
-    numStartups: 1,
-    installMethod: "unknown",
-    autoUpdates: false,
-    firstStartTime: "2026-11-30T00:00:00.000Z",
-    userID: "0".repeat(64),
-    tipsHistory: {},
-    projects: {
-      [project]: {
-        allowedTools: [],
-        hasTrustDialogAccepted: !firstRun.trust,
-        hasCompletedProjectOnboarding: true,
-        projectOnboardingSeenCount: 1,
-      },
-    },
-  };
-  if (!firstRun.theme) {
-    state.hasCompletedOnboarding = true;
-    state.lastOnboardingVersion = "2.1.197";
-    state.theme = "dark";
-  }
-  if (!firstRun.apiKey) {
-    state.customApiKeyResponses = { approved: [LAB_API_KEY.slice(-20)], rejected: [] };
-  }
-  await Deno.writeTextFile(`${home}/.claude.json`, JSON.stringify(state, null, 2));
-  await Deno.mkdir(`${home}/.claude`, { recursive: true });
-  await Deno.writeTextFile(
-    `${home}/.claude/settings.json`,
-    JSON.stringify({ autoUpdates: false, env: {} }, null, 2),
-  );
+  await seedClaude({ home, project, api: "" }, { firstRun, settings });
 }
 
 /** Start the stand-in and Claude Code in a new pane of `lab`; see the module doc. */
 export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<ClaudeSession> {
-  const cli = await resolveCli("claude-code");
+  const cli = opts.cli ?? await resolveCli("claude-code", opts.version);
   const api = await startAnthropicStandin(opts.script ?? [], opts.standin);
   try {
     // One short temp root with fixed-length names: the project path shows on screen (header, prompts,
@@ -125,7 +121,7 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(path, content);
     }
-    const anyFirstRun = !!(opts.firstRun?.theme || opts.firstRun?.apiKey || opts.firstRun?.trust);
+    const anyFirstRun = Object.values(opts.firstRun ?? {}).some((v) => v);
     const until = opts.waitFor === undefined
       ? (anyFirstRun || opts.bypass ? null : CLAUDE_READY)
       : opts.waitFor;
@@ -155,7 +151,7 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
         ...(opts.bypass ? { IS_SANDBOX: "1" } : {}),
         ...opts.env,
       },
-      prepare: () => seedClaudeHome(home, project, opts.firstRun),
+      prepare: () => seedClaudeHome(home, project, opts.firstRun, opts.settings),
       // Settle first: keys sent while the first frame is still being drawn can be lost.
       ready: until === null
         ? undefined

@@ -1,16 +1,23 @@
 /**
- * Where the lab's real agent CLIs live, and at which version. Versions are pinned ONLY in
+ * Where the lab's real agent CLIs live, and at which versions. Versions are pinned ONLY in
  * tests/lab/clis/package.json (installed with `npm install --prefix tests/lab/clis --no-save --ignore-scripts`); this
  * module reads the installed package.json files, never a second copy of a version.
  *
+ * One CLI may be pinned at several versions: the package itself at one, and npm aliases named
+ * `<cli-id>-<version>` for the others, e.g.
+ * `"claude-code-2.1.332": "npm:@anthropic-ai/claude-code@2.1.332"`. npm nests an alias's own
+ * platform binary under `node_modules/<alias>/node_modules/`, so the versions never collide.
+ *
  * ```ts
- * const claude = await resolveCli("claude-code");
- * claude.argv     // ["/…/claude"] — what to exec (node-based CLIs: [node, script])
- * claude.version  // "2.1.197" (from the installed package.json)
- * claude.pinned   // the version tests/lab/clis/package.json asks for
+ * await pinnedCliVersions("claude-code")        // ["2.1.197", "2.1.332"] (oldest first)
+ * const claude = await resolveCli("claude-code"); // the package's own pin
+ * const next = await resolveCli("claude-code", "2.1.332");
+ * next.argv     // ["/…/claude"] — what to exec (node-based CLIs: [node, script])
+ * next.version  // "2.1.332" (from the installed package.json)
  * ```
  * `resolveCli` throws a clear error naming the install command when a CLI is missing or its installed
- * version differs from the pin.
+ * version differs from the pin. `resolveCliAt(id, prefix)` resolves a CLI installed elsewhere (a
+ * scratch `npm install --prefix DIR`), at whatever version is there.
  */
 
 export type CliId = "claude-code" | "codex" | "gemini" | "qwen" | "opencode";
@@ -23,7 +30,7 @@ export interface ResolvedCli {
   argv: string[];
   /** Installed version (from its package.json). */
   version: string;
-  /** Version pinned in tests/lab/clis/package.json. */
+  /** Version pinned in tests/lab/clis/package.json ("" for a scratch install). */
   pinned: string;
 }
 
@@ -34,76 +41,157 @@ export const INSTALL_HINT = "npm install --prefix tests/lab/clis --no-save --ign
 
 interface Recipe {
   pkg: string;
-  /** Path (under node_modules) whose package.json holds the installed version. */
-  versionFrom: string;
-  /** Path (under node_modules) of what to exec. */
-  exec: string;
-  /** Executed through node (a JS entry point) rather than directly. */
-  node?: boolean;
+  /**
+   * What to exec: a platform package's binary (`native`: package + path inside it, looked up
+   * next to the CLI's own package first, as Node resolves it), or the package's `bin` script run
+   * through node.
+   */
+  native?: { pkg: string; path: string };
+  bin?: string;
 }
 
 const RECIPES: Record<CliId, Recipe> = {
   "claude-code": {
     pkg: "@anthropic-ai/claude-code",
-    versionFrom: "@anthropic-ai/claude-code",
-    exec: "@anthropic-ai/claude-code-linux-x64/claude",
+    native: { pkg: "@anthropic-ai/claude-code-linux-x64", path: "claude" },
   },
-  codex: { pkg: "@openai/codex", versionFrom: "@openai/codex", exec: ".bin/codex", node: true },
-  gemini: {
-    pkg: "@google/gemini-cli",
-    versionFrom: "@google/gemini-cli",
-    exec: ".bin/gemini",
-    node: true,
-  },
-  qwen: {
-    pkg: "@qwen-code/qwen-code",
-    versionFrom: "@qwen-code/qwen-code",
-    exec: ".bin/qwen",
-    node: true,
-  },
-  opencode: {
-    pkg: "opencode-ai",
-    versionFrom: "opencode-ai",
-    exec: "opencode-linux-x64/bin/opencode",
-  },
+  codex: { pkg: "@openai/codex", bin: "codex" },
+  gemini: { pkg: "@google/gemini-cli", bin: "gemini" },
+  qwen: { pkg: "@qwen-code/qwen-code", bin: "qwen" },
+  opencode: { pkg: "opencode-ai", native: { pkg: "opencode-linux-x64", path: "bin/opencode" } },
 };
 
 async function readJson(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await Deno.readTextFile(path));
 }
 
-/** The versions pinned in tests/lab/clis/package.json, by npm package name. */
+/** The dependencies of tests/lab/clis/package.json, by name (aliases included). */
 export async function pinnedVersions(): Promise<Record<string, string>> {
   const pkg = await readJson(`${CLIS_DIR}/package.json`);
   return (pkg.dependencies ?? {}) as Record<string, string>;
 }
 
-/** Resolve a lab CLI: path, installed version, pin. Throws a clear error when it is not installed. */
-export async function resolveCli(id: CliId): Promise<ResolvedCli> {
+function recipe(id: CliId): Recipe {
   const r = RECIPES[id];
   if (!r) throw new Error(`unknown lab CLI "${id}" (known: ${Object.keys(RECIPES).join(", ")})`);
-  const pinned = (await pinnedVersions())[r.pkg];
-  if (!pinned) throw new Error(`${r.pkg} is not pinned in tests/lab/clis/package.json`);
-  const nm = `${CLIS_DIR}/node_modules`;
-  let version: string;
-  try {
-    version = String((await readJson(`${nm}/${r.versionFrom}/package.json`)).version);
-  } catch {
-    throw new Error(`${r.pkg} is not installed; run: ${INSTALL_HINT}`);
+  return r;
+}
+
+/** Where each pinned version of a CLI is installed: version → node_modules folder name. */
+async function pins(id: CliId): Promise<Map<string, string>> {
+  const r = recipe(id);
+  const out = new Map<string, string>();
+  for (const [name, spec] of Object.entries(await pinnedVersions())) {
+    if (name === r.pkg) out.set(spec, name);
+    else if (name.startsWith(`${id}-`) && spec === `npm:${r.pkg}@${name.slice(id.length + 1)}`) {
+      out.set(name.slice(id.length + 1), name);
+    }
   }
-  if (version !== pinned) {
+  return out;
+}
+
+/** Numeric-aware version order ("2.1.197" < "2.1.332" < "2.10.0"). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/);
+  const pb = b.split(/[.-]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? "";
+    const y = pb[i] ?? "";
+    const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Every version of a CLI pinned in tests/lab/clis/package.json, oldest first. */
+export async function pinnedCliVersions(id: CliId): Promise<string[]> {
+  return [...(await pins(id)).keys()].sort(compareVersions);
+}
+
+/**
+ * Resolve a pinned lab CLI: path, installed version, pin. Without `version`, the package's own pin.
+ * Throws a clear error when it is not pinned or not installed.
+ */
+export async function resolveCli(id: CliId, version?: string): Promise<ResolvedCli> {
+  const r = recipe(id);
+  const all = await pins(id);
+  const own = (await pinnedVersions())[r.pkg];
+  const pinned = version ?? own;
+  const dirName = pinned === undefined ? undefined : all.get(pinned);
+  if (!pinned || !dirName) {
     throw new Error(
-      `${r.pkg} ${version} is installed but ${pinned} is pinned; run: ${INSTALL_HINT}`,
+      `${r.pkg}${version ? ` ${version}` : ""} is not pinned in tests/lab/clis/package.json` +
+        (all.size ? ` (pinned: ${[...all.keys()].join(", ")})` : ""),
     );
   }
-  const exec = `${nm}/${r.exec}`;
+  const resolved = await resolveIn(id, `${CLIS_DIR}/node_modules`, dirName, INSTALL_HINT);
+  if (resolved.version !== pinned) {
+    throw new Error(
+      `${r.pkg} ${resolved.version} is installed but ${pinned} is pinned; run: ${INSTALL_HINT}`,
+    );
+  }
+  return { ...resolved, pinned };
+}
+
+/** Resolve a CLI installed with `npm install --prefix <prefix> <pkg>` (any version). */
+export async function resolveCliAt(id: CliId, prefix: string): Promise<ResolvedCli> {
+  const r = recipe(id);
+  return await resolveIn(
+    id,
+    `${prefix}/node_modules`,
+    r.pkg,
+    `npm install --prefix ${prefix} --no-save --ignore-scripts ${r.pkg}@<version>`,
+  );
+}
+
+async function resolveIn(
+  id: CliId,
+  nm: string,
+  dirName: string,
+  hint: string,
+): Promise<ResolvedCli> {
+  const r = recipe(id);
+  const pkgDir = `${nm}/${dirName}`;
+  let meta: Record<string, unknown>;
+  try {
+    meta = await readJson(`${pkgDir}/package.json`);
+  } catch {
+    throw new Error(`${r.pkg} (${dirName}) is not installed; run: ${hint}`);
+  }
+  const version = String(meta.version);
+  let exec: string | undefined;
+  if (r.native) {
+    // Node's lookup order: the package's own node_modules first, then the shared one. The
+    // platform package must be the same version (a hoisted one may belong to another pin).
+    for (const dir of [`${pkgDir}/node_modules/${r.native.pkg}`, `${nm}/${r.native.pkg}`]) {
+      const v = await readJson(`${dir}/package.json`).then((j) => String(j.version), () => "");
+      if (v === version) {
+        exec = `${dir}/${r.native.path}`;
+        break;
+      }
+    }
+  } else {
+    const bin = meta.bin;
+    const rel = typeof bin === "string"
+      ? bin
+      : (bin as Record<string, string> | undefined)?.[r.bin ?? ""];
+    if (rel) exec = `${pkgDir}/${rel}`;
+    // The package's own pin keeps the path it always had (`.bin/<name>`: what pane argv shows).
+    const link = `${nm}/.bin/${r.bin}`;
+    if (exec && dirName === r.pkg && await Deno.realPath(link).catch(() => "") === exec) {
+      exec = link;
+    }
+  }
+  if (exec === undefined) {
+    throw new Error(`${r.pkg} ${version}: no executable found under ${pkgDir}; run: ${hint}`);
+  }
   try {
     await Deno.stat(exec);
   } catch {
-    throw new Error(`${exec} is missing; run: ${INSTALL_HINT}`);
+    throw new Error(`${exec} is missing; run: ${hint}`);
   }
-  const argv = r.node ? [await which("node") ?? "node", exec] : [exec];
-  return { id, pkg: r.pkg, argv, version, pinned };
+  const argv = r.native ? [exec] : [await which("node") ?? "node", exec];
+  return { id, pkg: r.pkg, argv, version, pinned: "" };
 }
 
 /** Absolute path of a program on PATH, or undefined. */

@@ -27,6 +27,7 @@ import {
   type Size,
 } from "./scenario.ts";
 import { DEFAULT_SIZES } from "./scenario.ts";
+import { compareVersions } from "./clis.ts";
 import { LabServer, type Screen } from "./tmux.ts";
 import { type Detector, loadDetector } from "./detect_hook.ts";
 
@@ -38,6 +39,8 @@ export interface RunOptions {
   only?: string[];
   /** Only these sizes ("120x40"). */
   sizes?: string[];
+  /** Only these CLI versions (suites that run against several). */
+  versions?: string[];
   /**
    * Every discovered suite, when `suites` is a subset (--suite): a fixture dir another suite also
    * records into keeps the entries this run did not produce.
@@ -54,6 +57,8 @@ export interface JobResult {
   suite: string;
   scenario: string;
   size: string;
+  /** The CLI version the job ran against ("" when the suite has none). */
+  version: string;
   ok: boolean;
   ms: number;
   error?: string;
@@ -81,21 +86,50 @@ interface Job {
   suite: LabSuite;
   scenario: LabScenario;
   size: Size;
+  version: string;
 }
 
 const sizeName = (s: Size) => `${s.cols}x${s.rows}`;
+
+/** The versions a suite runs against: `versions()`, else its one fixture version, else [""]. */
+export async function suiteVersions(suite: LabSuite): Promise<string[]> {
+  if (suite.versions) return await suite.versions();
+  if (suite.fixtures) return [await suite.fixtures.version().catch(() => "?")];
+  return [""];
+}
+
+/** Does a scenario exist in this CLI version (its `since` / `before` bounds)? */
+export function scenarioApplies(scenario: LabScenario, version: string): boolean {
+  if (version === "" || version === "?") return true;
+  if (scenario.since && compareVersions(version, scenario.since) < 0) return false;
+  if (scenario.before && compareVersions(version, scenario.before) >= 0) return false;
+  return true;
+}
+
+/** " [2.1.332]" for jobs of multi-version suites, "" otherwise. */
+function versionTag(job: { suite: LabSuite; version: string }): string {
+  return job.suite.versions && job.version ? ` [${job.version}]` : "";
+}
 
 export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabReport> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const started = Date.now();
   const jobs: Job[] = [];
+  const versionsOf = new Map<LabSuite, string[]>();
+  for (const s of new Set([...suites, ...(opts.allSuites ?? [])])) {
+    versionsOf.set(s, await suiteVersions(s));
+  }
   for (const suite of suites) {
-    for (const scenario of suite.scenarios) {
-      const id = `${suite.name}/${scenario.name}`;
-      if (opts.only?.length && !opts.only.some((o) => id.includes(o))) continue;
-      for (const size of scenario.sizes ?? suite.sizes ?? DEFAULT_SIZES) {
-        if (opts.sizes?.length && !opts.sizes.includes(sizeName(size))) continue;
-        jobs.push({ suite, scenario, size });
+    for (const version of versionsOf.get(suite)!) {
+      if (opts.versions?.length && suite.versions && !opts.versions.includes(version)) continue;
+      for (const scenario of suite.scenarios) {
+        const id = `${suite.name}/${scenario.name}`;
+        if (opts.only?.length && !opts.only.some((o) => id.includes(o))) continue;
+        if (!scenarioApplies(scenario, version)) continue;
+        for (const size of scenario.sizes ?? suite.sizes ?? DEFAULT_SIZES) {
+          if (opts.sizes?.length && !opts.sizes.includes(sizeName(size))) continue;
+          jobs.push({ suite, scenario, size, version });
+        }
       }
     }
   }
@@ -105,19 +139,13 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
       "  note: lib/detect/mod.ts (detect) is not available yet: screens are compared with fixtures only",
     );
   }
-  const versions = new Map<LabSuite, string>();
-  for (const s of new Set([...suites, ...(opts.allSuites ?? [])])) {
-    if (s.fixtures) versions.set(s, await s.fixtures.version().catch(() => "?"));
-  }
-
-  const recorded = new Map<LabSuite, Array<{ entry: ManifestScreen; screen: Screen }>>();
+  const recorded = new Map<string, Array<{ entry: ManifestScreen; screen: Screen }>>();
   const results: JobResult[] = [];
   // Slow scenarios (a full retry cycle: minutes of an idle CLI waiting on backoff) get a lane each, so
   // they overlap the whole run instead of holding one of the `jobs` slots.
   const slow = jobs.filter((j) => j.scenario.slow);
   const queue = jobs.filter((j) => !j.scenario.slow);
-  const run = async (job: Job) =>
-    results.push(await runJob(job, opts, versions.get(job.suite), detector, recorded, log));
+  const run = async (job: Job) => results.push(await runJob(job, opts, detector, recorded, log));
   const workers = [
     ...slow.map(run),
     ...Array.from({ length: Math.max(1, opts.jobs ?? 3) }, async () => {
@@ -127,35 +155,26 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
   await Promise.all(workers);
 
   if (opts.mode === "record") {
-    // One write per fixture dir: several suites may record screens of the same CLI version.
-    const byDir = new Map<
-      string,
-      { suites: LabSuite[]; screens: Array<{ entry: ManifestScreen; screen: Screen }> }
-    >();
-    for (const [suite, screens] of recorded) {
-      if (!suite.fixtures || !screens.length) continue;
-      const dir = fixtureDir(suite.fixtures.cli, versions.get(suite)!);
-      const slot = byDir.get(dir) ?? { suites: [], screens: [] };
-      slot.suites.push(suite);
-      slot.screens.push(...screens);
-      byDir.set(dir, slot);
-    }
-    for (const [dir, { suites: mine, screens }] of byDir) {
+    // One write per fixture dir: several suites (and each version of a multi-version suite) record
+    // into their own CLI version's folder.
+    const dirOf = (s: LabSuite, v: string) => s.fixtures ? fixtureDir(s.fixtures.cli, v) : "";
+    for (const [dir, screens] of recorded) {
+      if (!screens.length) continue;
+      const version = dir.split("/").at(-1)!;
+      const mine = suites.filter((s) => versionsOf.get(s)!.some((v) => dirOf(s, v) === dir));
       const first = mine[0].fixtures!;
       // Rewrite the manifest from scratch only after a complete, clean run of everything that
       // records there; otherwise keep the entries this run did not produce.
       const merge = !!(opts.only?.length || opts.sizes?.length) ||
-        results.some((r) => mine.some((s) => s.name === r.suite) && !r.ok) ||
+        results.some((r) =>
+          mine.some((s) => s.name === r.suite) && r.version === version && !r.ok
+        ) ||
         [...suites, ...(opts.allSuites ?? [])].some((s) =>
-          s.fixtures && !mine.includes(s) &&
-          fixtureDir(s.fixtures.cli, versions.get(s)!) === dir
+          s.fixtures && !mine.includes(s) && versionsOf.get(s)!.some((v) => dirOf(s, v) === dir)
         );
-      await writeFixtures(
-        dir,
-        { cli: first.cli, version: versions.get(mine[0])!, setup: first.setup },
-        screens,
-        { merge },
-      );
+      await writeFixtures(dir, { cli: first.cli, version, setup: first.setup }, screens, {
+        merge,
+      });
       log(`  wrote ${screens.length} screens to ${dir.replace(/^.*\/tests\//, "tests/")}`);
     }
   }
@@ -172,17 +191,18 @@ export async function runLab(suites: LabSuite[], opts: RunOptions): Promise<LabR
 async function runJob(
   job: Job,
   opts: RunOptions,
-  version: string | undefined,
   detector: Detector | undefined,
-  recorded: Map<LabSuite, Array<{ entry: ManifestScreen; screen: Screen }>>,
+  recorded: Map<string, Array<{ entry: ManifestScreen; screen: Screen }>>,
   log: (l: string) => void,
 ): Promise<JobResult> {
-  const { suite, scenario, size } = job;
+  const { suite, scenario, size, version } = job;
+  const tag = versionTag(job);
   const t0 = Date.now();
   const result: JobResult = {
     suite: suite.name,
     scenario: scenario.name,
     size: sizeName(size),
+    version,
     ok: true,
     ms: 0,
     screens: [],
@@ -193,15 +213,19 @@ async function runJob(
   const timeoutMs = scenario.timeoutMs ?? 240_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await using lab = await LabServer.start({ tag: scenario.name.slice(0, 20) });
+    await using lab = await LabServer.start({
+      tag: scenario.name.slice(0, 20),
+      keyLog: scenario.keyLog === true,
+    });
     const ctx = makeContext({
       lab,
       size,
+      version,
       mode: opts.mode,
       suite,
       scenario,
       signal: deadline.signal,
-      log: (m) => log(`    [${suite.name}/${scenario.name}@${sizeName(size)}] ${m}`),
+      log: (m) => log(`    [${suite.name}/${scenario.name}@${sizeName(size)}${tag}] ${m}`),
     }, (s) => got.push(s));
     await Promise.race([
       scenario.run(ctx),
@@ -220,16 +244,19 @@ async function runJob(
     clearTimeout(timer);
   }
 
-  const dir = suite.fixtures && version ? fixtureDir(suite.fixtures.cli, version) : undefined;
+  const dir = suite.fixtures && version && version !== "?"
+    ? fixtureDir(suite.fixtures.cli, version)
+    : undefined;
   const manifest = dir && opts.mode === "check" ? await readManifest(dir) : undefined;
   for (const s of got) {
     const file = screenFile(s.name, s.size.cols, s.size.rows);
     const row: JobResult["screens"][number] = { name: s.name, compare: "recorded", detect: "-" };
     if (opts.outDir) {
-      await Deno.mkdir(`${opts.outDir}/${suite.name}`, { recursive: true });
-      await Deno.writeTextFile(`${opts.outDir}/${suite.name}/${file}`, s.screen.plain);
+      const out = `${opts.outDir}/${suite.name}${suite.versions && version ? `/${version}` : ""}`;
+      await Deno.mkdir(out, { recursive: true });
+      await Deno.writeTextFile(`${out}/${file}`, s.screen.plain);
       await Deno.writeTextFile(
-        `${opts.outDir}/${suite.name}/${styledFile(s.name, s.size.cols, s.size.rows)}`,
+        `${out}/${styledFile(s.name, s.size.cols, s.size.rows)}`,
         s.screen.styled,
       );
     }
@@ -246,8 +273,8 @@ async function runJob(
         ...(s.screen.title ? { title: s.screen.title } : {}),
         ...(s.spec.notes ? { notes: s.spec.notes } : {}),
       };
-      if (!recorded.has(suite)) recorded.set(suite, []);
-      recorded.get(suite)!.push({ entry, screen: s.screen });
+      if (!recorded.has(dir)) recorded.set(dir, []);
+      recorded.get(dir)!.push({ entry, screen: s.screen });
     } else if (dir) {
       const fx = await readFixture(dir, file);
       const entry = manifest?.screens.find((e) => e.file === file);
@@ -298,7 +325,7 @@ async function runJob(
   result.ms = Date.now() - t0;
   const mark = result.ok ? "ok  " : "FAIL";
   log(
-    `${mark} ${suite.name}/${scenario.name}@${result.size} (${
+    `${mark} ${suite.name}/${scenario.name}@${result.size}${tag} (${
       (result.ms / 1000).toFixed(1)
     }s, ${got.length} screen${got.length === 1 ? "" : "s"})`,
   );

@@ -50,6 +50,12 @@ export interface LabSuite {
     /** Launch facts common to all screens, for PROVENANCE.md. */
     setup?: string[];
   };
+  /**
+   * Every CLI version the suite runs against (e.g. all pinned versions of one CLI): each scenario
+   * runs once per version (and size), with `ctx.version` set; fixtures go to each version's folder.
+   * Without it a suite runs once, at `fixtures.version` (when set).
+   */
+  versions?: () => Promise<string[]>;
   /** drover CLI/profile name detect() should judge these screens with (e.g. "claude"). */
   profile?: string;
   sizes?: Size[];
@@ -63,6 +69,14 @@ export interface LabScenario {
   slow?: boolean;
   /** Hard deadline for one run at one size (default 240 000 ms). */
   timeoutMs?: number;
+  /**
+   * The scenario exists only from this CLI version on (a screen older versions do not have), or
+   * only before this version (a screen a newer version dropped). Versions compare numerically.
+   */
+  since?: string;
+  before?: string;
+  /** Run on a server that logs every key it delivers (`ctx.lab.keyLog()`). */
+  keyLog?: boolean;
   run(ctx: ScenarioContext): Promise<void>;
 }
 
@@ -94,6 +108,8 @@ export interface RecordedScreen {
 export interface ScenarioContext {
   lab: LabServer;
   size: Size;
+  /** The CLI version this run is for (suites with `versions`, or `fixtures.version`); "" otherwise. */
+  version: string;
   mode: "record" | "check";
   suite: LabSuite;
   scenario: LabScenario;
@@ -119,6 +135,7 @@ export function makeContext(
   init: {
     lab: LabServer;
     size: Size;
+    version: string;
     mode: "record" | "check";
     suite: LabSuite;
     scenario: LabScenario;

@@ -101,19 +101,70 @@ export function holds(c: Condition, plain: string): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What a server's key log holds: every key tmux wrote into a pane, and who asked for it. */
+export interface KeyLog {
+  /** `input_key:` entries (one per key tmux delivered to a pane), in order. */
+  keys: string[];
+  /** The client commands that send keys (`send-keys …`, `paste-buffer …`), in order. */
+  commands: string[];
+}
+
 export class LabServer implements AsyncDisposable {
   readonly #tmpDirs: string[] = [];
   #disposed = false;
+  #logDir: string | null = null;
   private constructor(readonly name: string) {}
 
-  /** Start a private server (`-L drover-lab-<pid>-<time>-<n> -f /dev/null`). */
-  static async start(opts: { tag?: string } = {}): Promise<LabServer> {
+  /**
+   * Start a private server (`-L drover-lab-<pid>-<time>-<n> -f /dev/null`). With `keyLog`, the
+   * server runs with `-v` and its log (in a temp dir) records every key it delivers to a pane
+   * ({@link keyLog}): proof that a refusal sent nothing.
+   */
+  static async start(opts: { tag?: string; keyLog?: boolean } = {}): Promise<LabServer> {
     const tag = opts.tag ? `${opts.tag.replace(/[^A-Za-z0-9_-]/g, "_")}-` : "";
     const server = new LabServer(
       `drover-lab-${tag}${Deno.pid}-${Date.now().toString(36)}-${counter++}`,
     );
     // A holder session keeps the server alive while CLI sessions come and go.
-    await server.tmux("new-session", "-d", "-s", "_holder", "-x", "80", "-y", "24", "sleep 86400");
+    if (opts.keyLog) {
+      server.#logDir = await server.tmpDir("keylog");
+      const r = await new Deno.Command("tmux", {
+        args: [
+          "-v",
+          "-L",
+          server.name,
+          "-f",
+          "/dev/null",
+          "new-session",
+          "-d",
+          "-s",
+          "_holder",
+          "-x",
+          "80",
+          "-y",
+          "24",
+          "sleep 86400",
+        ],
+        cwd: server.#logDir,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(15_000),
+      }).output();
+      if (r.code !== 0) throw new Error(`tmux -v new-session: ${dec.decode(r.stderr).trim()}`);
+    } else {
+      await server.tmux(
+        "new-session",
+        "-d",
+        "-s",
+        "_holder",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "sleep 86400",
+      );
+    }
     await server.tmux("set-option", "-g", "remain-on-exit", "on");
     await server.tmux("set-option", "-g", "history-limit", "5000");
     return server;
@@ -153,6 +204,25 @@ export class LabServer implements AsyncDisposable {
       out = await child.output();
     }
     return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  }
+
+  /** The server's key log so far (only for a server started with `keyLog`). */
+  async keyLog(): Promise<KeyLog> {
+    if (this.#logDir === null) throw new Error("this lab server was started without keyLog");
+    const out: KeyLog = { keys: [], commands: [] };
+    for await (const e of Deno.readDir(this.#logDir)) {
+      if (!e.isFile || !/^tmux-server-\d+\.log$/.test(e.name)) continue;
+      const text = await Deno.readTextFile(`${this.#logDir}/${e.name}`);
+      for (const line of text.split("\n")) {
+        const k = /^\S+ input_key: (.*)$/.exec(line);
+        if (k) out.keys.push(k[1]);
+        const c = /^\S+ message: client-\d+ command: ((?:send-keys|send|paste-buffer)\b.*)$/.exec(
+          line,
+        );
+        if (c) out.commands.push(c[1]);
+      }
+    }
+    return out;
   }
 
   /** A temp dir removed when the server is disposed. */

@@ -1,16 +1,67 @@
 /**
- * The §6 approval gate against the real Claude Code: `drover approve` answers a real Bash
- * permission prompt with exactly option 1 and the command really runs; it refuses the real
- * bypass-permissions warning (a dialog, not a permission prompt) and the orchestrator pane; and
- * sweep.sh's own bash gate answers a real prompt too.
+ * The §6 approval gate against the real Claude Code, every pinned version: `drover approve`
+ * answers a real Bash permission prompt with exactly option 1 and the command really runs; it
+ * refuses the real bypass-permissions warning (a dialog, not a permission prompt) and the
+ * orchestrator pane; and sweep.sh's own bash gate answers a real prompt too. From 2.1.332 on it
+ * also refuses the auto-mode notice, the "❯ No / Yes" prompt (No first) and the first-run "make
+ * auto mode your default" question — and the server's key log shows that no key went out.
  */
 import { drover, droverCommand, REPO_ROOT } from "../../helpers/drover.ts";
 import {
+  type ClaudeOptions,
   type ClaudeSession,
+  compareVersions,
   type LabSuite,
+  pinnedCliVersions,
   type ScenarioContext,
   startClaude,
 } from "../harness/mod.ts";
+
+/** The first version that starts in auto mode (claude_screens.ts AUTO_DEFAULT_SINCE). */
+const AUTO_SINCE = "2.1.332";
+const autoByDefault = (v: string) => compareVersions(v, AUTO_SINCE) >= 0;
+
+/** Start the version under test; "manual" puts versions that default to auto mode in manual mode. */
+async function claudeAt(
+  ctx: ScenarioContext,
+  opts: Omit<ClaudeOptions, "cols" | "rows" | "version"> & { permissions?: "manual" | "auto" },
+): Promise<ClaudeSession> {
+  const { permissions = "manual", ...rest } = opts;
+  const manual = permissions === "manual" && autoByDefault(ctx.version);
+  ctx.step(
+    `start claude ${ctx.version}${rest.bypass ? " --dangerously-skip-permissions" : ""}` +
+      (manual ? ' in manual mode (settings.json permissions.defaultMode = "default")' : "") +
+      (permissions === "auto" ? " in its default (auto) mode" : ""),
+  );
+  return await startClaude(ctx.lab, {
+    cols: ctx.size.cols,
+    rows: ctx.size.rows,
+    version: ctx.version,
+    ...rest,
+    ...(manual ? { settings: { ...rest.settings, permissions: { defaultMode: "default" } } } : {}),
+  });
+}
+
+/** How many keys the lab's server has delivered so far (a mark to compare with later). */
+async function keysSoFar(ctx: ScenarioContext): Promise<number> {
+  return (await ctx.lab.keyLog()).keys.length;
+}
+
+/** The keys delivered since `mark`; fails the scenario when they are not `want`. */
+async function expectKeysSince(ctx: ScenarioContext, mark: number, want: string[], what: string) {
+  // A key tmux accepted is logged at once; give a late one a moment to show up anyway.
+  await sleep(800);
+  const log = await ctx.lab.keyLog();
+  const got = log.keys.slice(mark);
+  if (JSON.stringify(got) !== JSON.stringify(want)) {
+    ctx.fail(
+      `${what}: the tmux key log shows ${JSON.stringify(got)} after drover ran, expected ${
+        JSON.stringify(want)
+      } (commands: ${JSON.stringify(log.commands.slice(-3))})`,
+    );
+  }
+  ctx.log(`key log: ${JSON.stringify(got)} (${what})`);
+}
 
 const PROCEED = "Do you want to proceed?";
 const READY = "? for shortcuts";
@@ -54,9 +105,7 @@ async function approve(
 }
 
 async function bashPrompt(ctx: ScenarioContext, command: string): Promise<ClaudeSession> {
-  const c = await startClaude(ctx.lab, {
-    cols: ctx.size.cols,
-    rows: ctx.size.rows,
+  const c = await claudeAt(ctx, {
     script: [
       { kind: "tool_use", name: "Bash", input: { command, description: "Create the marker file" } },
       { kind: "text", text: "The marker file is in place." },
@@ -82,10 +131,12 @@ async function exists(path: string): Promise<boolean> {
 export const suite: LabSuite = {
   name: "approve",
   sizes: [{ cols: 120, rows: 40 }],
+  versions: () => pinnedCliVersions("claude-code"),
   scenarios: [
     {
       name: "approve-real-bash-prompt",
       timeoutMs: 180_000,
+      keyLog: true,
       async run(ctx) {
         await using c = await bashPrompt(ctx, "touch approved-by-drover.txt");
         const marker = `${c.project}/approved-by-drover.txt`;
@@ -105,6 +156,7 @@ export const suite: LabSuite = {
         if (await exists(marker)) ctx.fail("the command ran before any approval");
 
         ctx.step(`drover approve --orchestrator ${other}`);
+        const mark = await keysSoFar(ctx);
         const r = await approve(ctx, ["--orchestrator", other, c.pane.id]);
         if (r.code !== 0 || r.data?.outcome !== "approved") {
           ctx.fail(`expected approved (exit 0), got ${r.code}: ${r.raw}`);
@@ -112,6 +164,7 @@ export const suite: LabSuite = {
         if (JSON.stringify(r.data.sent) !== JSON.stringify(["1"])) {
           ctx.fail(`expected exactly ["1"] sent, got ${JSON.stringify(r.data.sent)}`);
         }
+        await expectKeysSince(ctx, mark, ["1"], "approve on a real Bash prompt");
         await c.pane.waitFor("The marker file is in place.", { timeoutMs: 60_000 });
         if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
         const tool = c.api.mainRequests.length;
@@ -121,27 +174,135 @@ export const suite: LabSuite = {
     {
       name: "refuse-real-bypass-warning",
       timeoutMs: 120_000,
+      keyLog: true,
       async run(ctx) {
-        await using c = await startClaude(ctx.lab, {
-          cols: ctx.size.cols,
-          rows: ctx.size.rows,
-          bypass: true,
-        });
-        await c.pane.waitFor(["Bypass Permissions mode", "1. No, exit"], {
+        await using c = await claudeAt(ctx, { bypass: true });
+        // "1. No, exit" in 2.1.197; un-numbered "❯ No, exit" in 2.1.332.
+        await c.pane.waitFor(["Bypass Permissions mode", "No, exit"], {
           timeoutMs: 60_000,
           stableMs: 500,
         });
         const other = await orchestratorBeside(ctx, c);
         ctx.step(`drover approve --orchestrator ${other} on the bypass warning`);
+        const mark = await keysSoFar(ctx);
         const r = await approve(ctx, ["--orchestrator", other, c.pane.id]);
         if (r.code !== 13 || r.data?.reason !== "dialog") {
           ctx.fail(`expected the dialog refusal (exit 13), got ${r.code}: ${r.raw}`);
         }
         if ((r.data?.sent ?? []).length !== 0) ctx.fail("keys were sent to a dialog");
+        await expectKeysSince(ctx, mark, [], "approve on the bypass warning");
         await sleep(1500);
         const after = await c.pane.capturePlain();
         if (!after.includes("Bypass Permissions mode") || (await c.pane.isDead())) {
           ctx.fail(`the dialog did not stay untouched:\n${after}`);
+        }
+      },
+    },
+    {
+      name: "refuse-real-auto-notice-and-no-first-prompt",
+      since: AUTO_SINCE,
+      timeoutMs: 180_000,
+      keyLog: true,
+      async run(ctx) {
+        const marker = "auto-approved-by-drover.txt";
+        await using c = await claudeAt(ctx, {
+          permissions: "auto",
+          waitFor: "auto mode on",
+          script: [
+            {
+              kind: "tool_use",
+              name: "Bash",
+              input: {
+                command: `node -e "require('fs').writeFileSync('${marker}', 'x')"`,
+                description: "Create the marker file",
+              },
+            },
+            { kind: "text", text: "The marker file is in place." },
+          ],
+        });
+        ctx.step(
+          "type 'create the marker file', Enter: the notice comes up (no safety check here)",
+        );
+        await c.pane.type("create the marker file");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.pane.waitFor([
+          "Auto mode can't check actions in this session",
+          "Enter to stay in auto mode",
+        ], {
+          timeoutMs: 60_000,
+          stableMs: 500,
+        });
+        const other = await orchestratorBeside(ctx, c);
+
+        ctx.step(`drover approve --orchestrator ${other} on the auto-mode notice`);
+        let mark = await keysSoFar(ctx);
+        const notice = await approve(ctx, ["--orchestrator", other, c.pane.id]);
+        if (notice.code !== 13 || notice.data?.reason !== "dialog") {
+          ctx.fail(
+            `the notice: expected the dialog refusal (exit 13), got ${notice.code}: ${notice.raw}`,
+          );
+        }
+        await expectKeysSince(ctx, mark, [], "approve on the auto-mode notice");
+        if (!(await c.pane.capturePlain()).includes("Enter to stay in auto mode")) {
+          ctx.fail("the notice did not stay untouched");
+        }
+
+        ctx.step("press Enter (stay in auto mode): the action asks with ❯ No / Yes");
+        await c.pane.keys("Enter");
+        await c.pane.waitFor((p) => p.includes("Do you want to proceed?") && /❯ No\b/.test(p), {
+          timeoutMs: 30_000,
+          stableMs: 500,
+        });
+        const turns = c.api.mainRequests.length;
+        ctx.step(`drover approve --orchestrator ${other} on the No-first prompt`);
+        mark = await keysSoFar(ctx);
+        const nofirst = await approve(ctx, ["--orchestrator", other, c.pane.id]);
+        if (nofirst.code !== 18 || nofirst.data?.reason !== "not-affirmative") {
+          ctx.fail(
+            `the No-first prompt: expected not-affirmative (exit 18), got ${nofirst.code}: ${nofirst.raw}`,
+          );
+        }
+        await expectKeysSince(ctx, mark, [], "approve on the No-first prompt");
+        await sleep(1000);
+        const after = await c.pane.capturePlain();
+        if (!/❯ No\b/.test(after) || c.api.mainRequests.length !== turns) {
+          ctx.fail(`the No-first prompt did not stay untouched:\n${after}`);
+        }
+        if (await exists(`${c.project}/${marker}`)) ctx.fail("the refused command ran");
+      },
+    },
+    {
+      name: "refuse-real-auto-mode-question",
+      since: AUTO_SINCE,
+      timeoutMs: 120_000,
+      keyLog: true,
+      async run(ctx) {
+        await using c = await claudeAt(ctx, { firstRun: { autoModeDefault: true } });
+        await c.pane.waitFor([
+          "Make auto mode your default permission mode?",
+          "No, keep manual mode",
+        ], {
+          timeoutMs: 60_000,
+          stableMs: 500,
+        });
+        const settings = await Deno.readTextFile(`${c.home}/.claude/settings.json`);
+        const other = await orchestratorBeside(ctx, c);
+        ctx.step(`drover approve --orchestrator ${other} on the first-run question`);
+        const mark = await keysSoFar(ctx);
+        const r = await approve(ctx, ["--orchestrator", other, c.pane.id]);
+        if (r.data?.outcome !== "refused" || r.code === 0) {
+          ctx.fail(`expected a refusal, got ${r.code}: ${r.raw}`);
+        }
+        await expectKeysSince(ctx, mark, [], "approve on the first-run question");
+        await sleep(1000);
+        if (
+          !(await c.pane.capturePlain()).includes("Make auto mode your default permission mode?")
+        ) {
+          ctx.fail("the question did not stay untouched");
+        }
+        if (await Deno.readTextFile(`${c.home}/.claude/settings.json`) !== settings) {
+          ctx.fail("the user's settings changed");
         }
       },
     },

@@ -1,17 +1,24 @@
 /**
- * Real Claude Code screens (issue 2 item 4): each scenario drives the pinned CLI against the scripted
- * Anthropic stand-in into one or more states, waits for the line that proves it got there, and hands
- * the screen to the runner (recorded under tests/fixtures/claude-code/<version>/ with `--record`,
- * compared otherwise). The stand-in's script decides every reply; the typed prompts are only there
- * because a turn needs one.
+ * Real Claude Code screens (issue 2 item 4, issue 10): each scenario drives every pinned version of
+ * the CLI against the scripted Anthropic stand-in into one or more states, waits for the line that
+ * proves it got there, and hands the screen to the runner (recorded under
+ * tests/fixtures/claude-code/<version>/ with `--record`, compared otherwise). The stand-in's script
+ * decides every reply; the typed prompts are only there because a turn needs one.
+ *
+ * Versions differ: from {@link AUTO_DEFAULT_SINCE} on, Claude Code starts in auto mode. The shared
+ * scenarios run in manual mode there (`permissions.defaultMode = "default"` in the HOME's
+ * settings.json), so each version's screens of one scenario show the same state; the auto-mode
+ * screens have scenarios of their own (`since`).
  */
 import {
   type AnthropicStep,
   type ClaudeOptions,
   type ClaudeSession,
+  compareVersions,
   LAB_API_KEY,
   type LabScenario,
   type LabSuite,
+  pinnedCliVersions,
   resolveCli,
   type ScenarioContext,
   startClaude,
@@ -20,8 +27,43 @@ import {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Start Claude Code at the scenario's size; every launch fact goes into the steps. */
-async function claude(ctx: ScenarioContext, opts: Omit<ClaudeOptions, "cols" | "rows"> = {}) {
+/**
+ * The first version seen starting in auto mode (sampled: 2.1.300 did not); earlier ones start in
+ * manual ("default") mode.
+ */
+export const AUTO_DEFAULT_SINCE = "2.1.332";
+
+/** Does this version start in auto mode unless told otherwise? */
+export function autoByDefault(version: string): boolean {
+  return compareVersions(version, AUTO_DEFAULT_SINCE) >= 0;
+}
+
+/** Is `version` at least `since`? */
+const atLeast = (version: string, since: string) => compareVersions(version, since) >= 0;
+
+type Start = Omit<ClaudeOptions, "cols" | "rows" | "version"> & {
+  /**
+   * "manual" (default): the classic numbered prompts — on versions that start in auto mode, the
+   * HOME's settings.json sets `permissions.defaultMode = "default"`. "auto": the version's own
+   * default (auto mode where it has one).
+   */
+  permissions?: "manual" | "auto";
+};
+
+/** Start Claude Code at the scenario's size and version; every launch fact goes into the steps. */
+async function claude(ctx: ScenarioContext, start: Start = {}) {
+  const { permissions = "manual", ...rest } = start;
+  const manualSetting = permissions === "manual" && autoByDefault(ctx.version);
+  const opts: Omit<ClaudeOptions, "cols" | "rows"> = {
+    ...rest,
+    ...(manualSetting
+      ? { settings: { ...rest.settings, permissions: { defaultMode: "default" } } }
+      : {}),
+  };
+  if (permissions === "auto" && opts.waitFor === undefined && !opts.firstRun && !opts.bypass) {
+    opts.waitFor = READY_ANY;
+  }
+  const settings = Object.keys(opts.settings ?? {});
   const flags = [
     ...(opts.bypass ? ["--dangerously-skip-permissions"] : []),
     ...(opts.args ?? []),
@@ -30,16 +72,26 @@ async function claude(ctx: ScenarioContext, opts: Omit<ClaudeOptions, "cols" | "
     .map(([k, v]) => `${k}=${v}`);
   const first = Object.entries(opts.firstRun ?? {}).filter(([, v]) => v).map(([k]) => k);
   ctx.step(
-    `start claude${
+    `start claude ${ctx.version}${
       flags.length ? " " + flags.join(" ") : ""
     } in a ${ctx.size.cols}x${ctx.size.rows} pane` +
       (env.length ? ` with ${env.join(" ")}` : "") +
+      (settings.length
+        ? `; HOME/.claude/settings.json also sets ${
+          settings.map((k) => `${k}=${JSON.stringify(opts.settings![k])}`).join(", ")
+        }`
+        : "") +
       (first.length ? `; HOME without the first-run answers for: ${first.join(", ")}` : "") +
       (opts.script?.length
         ? `; stand-in script: ${opts.script.map(describeStep).join(" → ")}`
         : ""),
   );
-  return await startClaude(ctx.lab, { cols: ctx.size.cols, rows: ctx.size.rows, ...opts });
+  return await startClaude(ctx.lab, {
+    cols: ctx.size.cols,
+    rows: ctx.size.rows,
+    version: ctx.version,
+    ...opts,
+  });
 }
 
 function describeStep(s: AnthropicStep): string {
@@ -64,6 +116,13 @@ function describeStep(s: AnthropicStep): string {
   return "?";
 }
 
+/** The number of a prompt's "No" option on screen (Bash prompts gained a 4th option in 2.1.332). */
+function noOption(plain: string): string {
+  const m = /([0-9])\. No\b/.exec(plain);
+  if (!m) throw new Error(`no "N. No" option on the screen:\n${plain}`);
+  return m[1];
+}
+
 /** Type a prompt and submit it. */
 async function submit(ctx: ScenarioContext, c: ClaudeSession, text: string) {
   ctx.step(`type ${JSON.stringify(text)}, Enter`);
@@ -85,11 +144,21 @@ const bash = (command: string, description: string, text?: string): AnthropicSte
 });
 
 const READY = "? for shortcuts";
+/** Ready in any mode: the manual footer's hint, or a mode footer ("⏵⏵ auto mode on (shift+tab to cycle)"). */
+const READY_ANY = (plain: string) => {
+  const tail = plain.trimEnd().split("\n").slice(-3).join("\n");
+  return tail.includes(READY) || tail.includes("shift+tab to cycle");
+};
 /** Not read-only (so it asks), prints one line (so the answered screen shows output). */
 const LONG_CMD =
   "find . -name '*.ts' -not -path './node_modules/*' -newer package.json -exec grep -l 'TODO(release)' {} + | sort | tee todo-files.txt";
 const BUILD_CMD = `node -e "console.log('build check ok: 3 files')"`;
 const PROCEED = "Do you want to proceed?";
+/** A user's custom status line (settings.statusLine), as many real setups have one. */
+const STATUS_LINE = "feature/login | ctx 12%";
+const STATUS_LINE_CMD = `printf '%s' '${STATUS_LINE}'`;
+/** Runs two minutes, prints one line; asks for permission (unlike `sleep` in 2.1.197). */
+const SLOW_CMD = `node -e "setTimeout(() => console.log('done'), 120000)"`;
 
 /** Slow enough to stay busy for minutes; the scenario interrupts or abandons it. */
 const SLOW: AnthropicStep = {
@@ -182,7 +251,12 @@ const scenarios: LabScenario[] = [
       await submit(ctx, c, "run the build check");
       await ctx.screen(c.pane, "bash-prompt", {
         state: "prompt",
-        defining: ["Bash command", PROCEED, "1. Yes", "3. No"],
+        defining: [
+          "Bash command",
+          PROCEED,
+          "1. Yes",
+          atLeast(ctx.version, "2.1.332") ? "4. No" : "3. No",
+        ],
         expect: { command: BUILD_CMD },
       });
       await press(ctx, c, "1");
@@ -204,7 +278,7 @@ const scenarios: LabScenario[] = [
         defining: ["npm run build", PROCEED, "don’t ask again for: npm run *"],
         expect: { command: "npm run build" },
       });
-      await press(ctx, c, "3");
+      await press(ctx, c, noOption(await c.pane.capturePlain()));
       await ctx.screen(c.pane, "bash-rejected", {
         state: "idle",
         defining: ["Interrupted · What should Claude do instead?", READY],
@@ -240,9 +314,15 @@ const scenarios: LabScenario[] = [
       await submit(ctx, c, "find the release todos");
       await ctx.screen(c.pane, "bash-prompt-long", {
         state: "prompt",
-        // Two options only: no broad grant is offered for `find -exec`; wraps at 80 columns.
-        defining: ["Bash command", PROCEED, "1. Yes", "2. No"],
-        expect: { broad_grant_option: null },
+        // No "don't ask again" grant is offered for `find -exec`; wraps at 80 columns.
+        defining: [
+          "Bash command",
+          PROCEED,
+          "1. Yes",
+          atLeast(ctx.version, "2.1.332") ? "3. No" : "2. No",
+        ],
+        // 2.1.332 offers "2. Yes, and switch to auto mode": a permissive mode switch is a broad grant.
+        expect: { broad_grant_option: atLeast(ctx.version, "2.1.332") ? 2 : null },
       });
     },
   },
@@ -355,11 +435,13 @@ const scenarios: LabScenario[] = [
     name: "bypass",
     async run(ctx) {
       await using c = await claude(ctx, { bypass: true });
-      await ctx.screen(c.pane, "bypass-warning", {
+      // Numbered up to 2.1.197; un-numbered ("❯ No, exit" / "Yes, I accept") in 2.1.332.
+      const warning = await ctx.screen(c.pane, "bypass-warning", {
         state: "dialog",
-        defining: ["Bypass Permissions mode", "1. No, exit", "2. Yes, I accept"],
+        defining: ["Bypass Permissions mode", "No, exit", "Yes, I accept"],
       });
-      await press(ctx, c, "2");
+      if (warning.plain.includes("2. Yes, I accept")) await press(ctx, c, "2");
+      else await press(ctx, c, "Down", "Enter");
       await ctx.screen(c.pane, "bypass-ready", {
         state: "idle",
         defining: ["bypass permissions on"],
@@ -371,9 +453,10 @@ const scenarios: LabScenario[] = [
     name: "first-run-trust",
     async run(ctx) {
       await using c = await claude(ctx, { firstRun: { trust: true } });
+      // Numbered ("1. Yes, I trust this folder") in 2.1.197; un-numbered, "❯ No, exit" first, in 2.1.332.
       await ctx.screen(c.pane, "trust-dialog", {
         state: "dialog",
-        defining: ["Yes, I trust this folder", "2. No, exit"],
+        defining: ["Yes, I trust this folder", "No, exit"],
       });
     },
   },
@@ -386,7 +469,7 @@ const scenarios: LabScenario[] = [
         defining: [
           "Detected a custom API key",
           "Do you want to use this API key?",
-          "2. No (recommended)",
+          "No (recommended)",
         ],
       });
     },
@@ -405,22 +488,25 @@ const scenarios: LabScenario[] = [
   {
     name: "busy-tool",
     async run(ctx) {
+      // 2.1.332 blocks a long `sleep` ("use Monitor …"): a node timer stands in (and asks first).
+      const cmd = atLeast(ctx.version, "2.1.332") ? SLOW_CMD : "sleep 120 && echo done";
       await using c = await claude(ctx, {
-        script: [bash("sleep 120 && echo done", "Wait for the build"), {
+        script: [bash(cmd, "Wait for the build"), {
           kind: "text",
           text: "ok",
         }],
       });
       await submit(ctx, c, "wait for the build");
-      // `sleep` is allowed without a prompt in this version; answer one if a later version asks.
+      // `sleep` is allowed without a prompt in 2.1.197; answer the prompt where one comes.
       const s = await c.pane.waitFor((p) => p.includes(PROCEED) || p.includes("Running…"), {
         timeoutMs: 30_000,
+        stableMs: 500,
       });
       if (s.plain.includes(PROCEED)) await press(ctx, c, "1");
       ctx.step("wait while the command runs");
       await ctx.screen(c.pane, "busy-tool", {
         state: "busy",
-        defining: ["sleep 120 && echo done", "esc to interrupt"],
+        defining: [cmd, "esc to interrupt"],
         until: ["Running…", "esc to interrupt"],
         stableMs: 0,
       });
@@ -476,13 +562,25 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, c, "say hello");
       ctx.step("wait for the second retry");
+      // "API error · Retrying in 1s" in 2.1.197; "API error · retrying in 1s" in 2.1.332, which
+      // shows the API's own message from the third attempt on.
       await ctx.screen(c.pane, "api-retrying", {
         state: "busy",
-        defining: ["API error · Retrying in", "esc to interrupt"],
+        defining: ["API error · ", "etrying in", "esc to interrupt"],
         until: ["attempt 2/10", "esc to interrupt"],
         stableMs: 0,
         expect: { stream_error: "*" },
       });
+      if (atLeast(ctx.version, "2.1.332")) {
+        ctx.step("wait for the third retry");
+        await ctx.screen(c.pane, "api-retrying-message", {
+          state: "busy",
+          defining: ["429 This request would exceed", "retrying in", "esc to interrupt"],
+          until: ["attempt 3/10", "esc to interrupt"],
+          stableMs: 0,
+          expect: { stream_error: "*" },
+        });
+      }
     },
   },
   ...(
@@ -536,8 +634,48 @@ const scenarios: LabScenario[] = [
       ["five_hour", "session-limit", "You've hit your session limit"],
       ["seven_day", "weekly-limit", "You've hit your weekly limit"],
     ] as const
-  ).map(([claim, name, line]): LabScenario => ({
+  ).map(([claim, name, fullLine]): LabScenario => ({
     name,
+    async run(ctx) {
+      // 2.1.332 continues by itself at the reset (its own scenario, `*-limit-auto`); with that
+      // setting off it offers the menu as 2.1.197 did. Its session limit reads "5-hour limit".
+      const menu = atLeast(ctx.version, "2.1.332");
+      const line: string = menu ? "You've hit your" : fullLine;
+      await using c = await claude(ctx, {
+        auth: "subscription",
+        ...(menu ? { settings: { autoContinueAtUsageLimit: false } } : {}),
+        script: [{
+          kind: "error",
+          status: 429,
+          times: Infinity,
+          message: "This request would exceed your account's rate limit. Please try again later.",
+          headers: usageLimitHeaders(claim),
+        }],
+      });
+      await submit(ctx, c, "say hello");
+      const options = await ctx.screen(c.pane, `${name}-options`, {
+        state: "unavailable",
+        defining: [line, "What do you want to do?", "Stop and wait for limit to reset"],
+        notes:
+          `subscription login (CLAUDE_CODE_OAUTH_TOKEN, fake); HTTP 429 with unified rate-limit ` +
+          `headers, representative claim ${claim}; the CLI opens /rate-limit-options by itself`,
+      });
+      const wait = /([0-9])\. Stop and wait for limit to reset/.exec(options.plain);
+      await press(ctx, c, wait ? wait[1] : "1");
+      await ctx.screen(c.pane, name, {
+        state: "unavailable",
+        defining: [line, READY],
+      });
+    },
+  })),
+  ...(
+    [
+      ["five_hour", "session-limit-auto"],
+      ["seven_day", "weekly-limit-auto"],
+    ] as const
+  ).map(([claim, name]): LabScenario => ({
+    name,
+    since: "2.1.332",
     async run(ctx) {
       await using c = await claude(ctx, {
         auth: "subscription",
@@ -550,17 +688,11 @@ const scenarios: LabScenario[] = [
         }],
       });
       await submit(ctx, c, "say hello");
-      await ctx.screen(c.pane, `${name}-options`, {
-        state: "unavailable",
-        defining: [line, "What do you want to do?", "1. Stop and wait for limit to reset"],
-        notes:
-          `subscription login (CLAUDE_CODE_OAUTH_TOKEN, fake); HTTP 429 with unified rate-limit ` +
-          `headers, representative claim ${claim}; the CLI opens /rate-limit-options by itself`,
-      });
-      await press(ctx, c, "1");
       await ctx.screen(c.pane, name, {
         state: "unavailable",
-        defining: [line, READY],
+        defining: ["You've hit your", "Usage limit reached", "Continuing automatically at"],
+        notes: `subscription login (fake token); HTTP 429 with unified rate-limit headers, claim ` +
+          `${claim}; "Continue automatically at usage limit" is on by default`,
       });
     },
   })),
@@ -578,11 +710,194 @@ const scenarios: LabScenario[] = [
       });
     },
   },
+  // ---- Screens every version has, beyond issue 2's set (issue 10) ----
+  {
+    name: "statusline",
+    async run(ctx) {
+      // A user status line (settings.statusLine) replaces the footer's hints in 2.1.197 — no
+      // "esc to interrupt" while busy: the spinner line must carry the busy verdict alone.
+      await using c = await claude(ctx, {
+        settings: { statusLine: { type: "command", command: STATUS_LINE_CMD } },
+        waitFor: STATUS_LINE,
+        script: [SLOW],
+      });
+      await ctx.screen(c.pane, "statusline-ready", {
+        state: "idle",
+        defining: [STATUS_LINE],
+        expect: { mid_response: false },
+      });
+      await submit(ctx, c, "summarise the notes");
+      ctx.step("wait while the reply streams slowly");
+      await ctx.screen(c.pane, "statusline-busy", {
+        state: "busy",
+        defining: [STATUS_LINE],
+        until: (p) => p.includes(STATUS_LINE) && /… \([0-9]+s/.test(p),
+        stableMs: 0,
+        expect: { mid_response: true },
+      });
+    },
+  },
+  {
+    name: "bypass-busy",
+    async run(ctx) {
+      await using c = await claude(ctx, { bypass: true, script: [SLOW] });
+      const warning = await c.pane.waitFor(["Bypass Permissions mode", "Yes, I accept"], {
+        timeoutMs: 45_000,
+        stableMs: 600,
+      });
+      if (warning.plain.includes("2. Yes, I accept")) await press(ctx, c, "2");
+      else await press(ctx, c, "Down", "Enter");
+      await c.pane.waitFor("bypass permissions on", { timeoutMs: 30_000, stableMs: 600 });
+      await submit(ctx, c, "summarise the notes");
+      ctx.step("wait while the reply streams slowly");
+      await ctx.screen(c.pane, "bypass-busy", {
+        state: "busy",
+        defining: ["bypass permissions on"],
+        until: (p) => p.includes("bypass permissions on") && /… \([0-9]+s/.test(p),
+        stableMs: 0,
+        expect: { mode: "bypass", mid_response: true },
+      });
+    },
+  },
+  {
+    name: "plan-exit",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [
+          {
+            kind: "tool_use",
+            name: "ExitPlanMode",
+            input: { plan: "1. Add a build script\n2. Run the tests" },
+          },
+          { kind: "text", text: "unused" },
+        ],
+      });
+      await press(ctx, c, "BTab", "BTab");
+      await c.pane.waitFor("plan mode on", { timeoutMs: 20_000, stableMs: 500 });
+      await submit(ctx, c, "plan the build");
+      ctx.step("wait for the exit-plan-mode question (the ExitPlanMode tool call)");
+      await ctx.screen(c.pane, "plan-exit", {
+        state: "dialog",
+        defining: ["plan mode", "1. Yes"],
+        until: (p) => /plan mode\?/i.test(p) && /1\. Yes/.test(p),
+        notes: "a mode switch offered as option 1: a dialog, never answered by drover",
+      });
+    },
+  },
+  // ---- Screens of the versions that start in auto mode (issue 10) ----
+  {
+    name: "auto-ready",
+    since: AUTO_DEFAULT_SINCE,
+    async run(ctx) {
+      await using c = await claude(ctx, { permissions: "auto" });
+      await ctx.screen(c.pane, "mode-auto-default", {
+        state: "idle",
+        defining: ["auto mode on"],
+        expect: { mode: "auto" },
+      });
+    },
+  },
+  {
+    name: "auto-default-notice",
+    since: AUTO_DEFAULT_SINCE,
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        permissions: "auto",
+        firstRun: { autoModeNotice: true },
+        waitFor: READY_ANY,
+      });
+      await ctx.screen(c.pane, "auto-default-notice", {
+        state: "idle",
+        defining: ["Auto mode is now Claude Code's default permission mode.", "auto mode on"],
+        expect: { mode: "auto" },
+      });
+    },
+  },
+  {
+    name: "auto-mode-question",
+    since: AUTO_DEFAULT_SINCE,
+    async run(ctx) {
+      await using c = await claude(ctx, { firstRun: { autoModeDefault: true } });
+      await ctx.screen(c.pane, "auto-mode-question", {
+        state: "dialog",
+        defining: [
+          "Make auto mode your default permission mode?",
+          "Yes, set auto mode as my default permission mode",
+          "No, keep manual mode",
+        ],
+        notes:
+          'HOME settings.json has permissions.defaultMode = "default" and .claude.json lacks ' +
+          "hasSeenAutoDefaultNudge; Enter would change the user's settings",
+      });
+    },
+  },
+  {
+    name: "fullscreen-upsell",
+    since: AUTO_DEFAULT_SINCE,
+    async run(ctx) {
+      await using c = await claude(ctx, { firstRun: { fullscreenUpsell: true } });
+      await ctx.screen(c.pane, "fullscreen-upsell", {
+        state: "dialog",
+        defining: ["Try the new fullscreen renderer?", "1. Yes, try it", "2. Not now"],
+        notes: ".claude.json without fullscreenUpsellSeenCount",
+      });
+    },
+  },
+  {
+    name: "auto-cant-check",
+    since: AUTO_DEFAULT_SINCE,
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        permissions: "auto",
+        script: [bash(BUILD_CMD, "Run the build check"), {
+          kind: "text",
+          text: "The build check passed.",
+        }],
+      });
+      await submit(ctx, c, "run the build check");
+      await ctx.screen(c.pane, "auto-cant-check", {
+        state: "dialog",
+        defining: ["Auto mode can't check actions in this session", "Enter to stay in auto mode"],
+        notes: "the auto-mode safety check runs on Anthropic's servers; through the stand-in it " +
+          "cannot, so the first action that needs it brings up this notice",
+      });
+      await press(ctx, c, "Enter");
+      await ctx.screen(c.pane, "auto-no-first-prompt", {
+        state: "prompt",
+        defining: ["Bash command", PROCEED, "❯ No", "Yes"],
+        until: (p) => p.includes(PROCEED) && /❯ No\b/.test(p),
+        expect: { command: BUILD_CMD, permission_prompt: true },
+        notes: "un-numbered choices, No first and selected: option 1 is a rejection",
+      });
+      await press(ctx, c, "Down", "Enter");
+      await ctx.screen(c.pane, "auto-prompt-answered", {
+        state: "idle",
+        defining: ["build check ok: 3 files", "The build check passed.", "auto mode on"],
+      });
+    },
+  },
+  {
+    name: "auto-busy",
+    since: AUTO_DEFAULT_SINCE,
+    async run(ctx) {
+      await using c = await claude(ctx, { permissions: "auto", script: [SLOW] });
+      await submit(ctx, c, "summarise the notes");
+      ctx.step("wait while the reply streams slowly");
+      await ctx.screen(c.pane, "auto-busy", {
+        state: "busy",
+        defining: ["auto mode on"],
+        until: (p) => p.includes("auto mode on") && /… \([0-9]+s/.test(p),
+        stableMs: 0,
+        expect: { mode: "auto", mid_response: true },
+      });
+    },
+  },
 ];
 
 export const suite: LabSuite = {
   name: "claude-screens",
   profile: "claude",
+  versions: () => pinnedCliVersions("claude-code"),
   fixtures: {
     cli: "claude-code",
     version: async () => (await resolveCli("claude-code")).version,

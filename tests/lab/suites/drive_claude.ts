@@ -1,5 +1,6 @@
 /**
- * `drover drive` against the real Claude Code (DESIGN §9):
+ * `drover drive` against the real Claude Code, every pinned version (DESIGN §9; versions that
+ * start in auto mode run in manual mode, where their prompts are numbered):
  * - an orchestrator whose API starts failing with a credit/quota error makes `drive` exit 75;
  * - typed-but-unsent input in a real pane is submitted exactly once (one turn reaches the API);
  * - an allowlisted real Bash prompt is approved and its command runs; a dangerous one (a force
@@ -7,11 +8,33 @@
  */
 import { drover, type DroverRun } from "../../helpers/drover.ts";
 import {
+  type ClaudeOptions,
   type ClaudeSession,
+  compareVersions,
   type LabSuite,
+  pinnedCliVersions,
   type ScenarioContext,
   startClaude,
 } from "../harness/mod.ts";
+
+/** Start the version under test; versions that default to auto mode start in manual mode. */
+async function claudeAt(
+  ctx: ScenarioContext,
+  opts: Omit<ClaudeOptions, "cols" | "rows" | "version">,
+): Promise<ClaudeSession> {
+  const manual = compareVersions(ctx.version, "2.1.332") >= 0;
+  ctx.step(
+    `start claude ${ctx.version}` +
+      (manual ? ' in manual mode (settings.json permissions.defaultMode = "default")' : ""),
+  );
+  return await startClaude(ctx.lab, {
+    cols: ctx.size.cols,
+    rows: ctx.size.rows,
+    version: ctx.version,
+    ...opts,
+    ...(manual ? { settings: { permissions: { defaultMode: "default" } } } : {}),
+  });
+}
 
 const PROCEED = "Do you want to proceed?";
 // the ready input box hint (CLAUDE_READY as a plain string, so it can join a list of conditions)
@@ -93,15 +116,14 @@ function summary(events: Loose[]): string {
 export const suite: LabSuite = {
   name: "drive",
   sizes: [{ cols: 120, rows: 40 }],
+  versions: () => pinnedCliVersions("claude-code"),
   scenarios: [
     {
       name: "orchestrator-quota-exit-75",
       timeoutMs: 180_000,
       async run(ctx) {
         // The first turn is served; every turn after it fails with the credit/quota error.
-        await using c = await startClaude(ctx.lab, {
-          cols: ctx.size.cols,
-          rows: ctx.size.rows,
+        await using c = await claudeAt(ctx, {
           script: [
             { kind: "text", text: "Sweep done; nothing to do." },
             { kind: "error", status: 400, times: Infinity },
@@ -150,9 +172,7 @@ export const suite: LabSuite = {
       name: "typed-input-submitted-once",
       timeoutMs: 180_000,
       async run(ctx) {
-        await using c = await startClaude(ctx.lab, {
-          cols: ctx.size.cols,
-          rows: ctx.size.rows,
+        await using c = await claudeAt(ctx, {
           script: [{ kind: "text", text: "Got your stranded message." }],
         });
         const orch = await orchestratorBeside(ctx, c);
@@ -190,9 +210,7 @@ export const suite: LabSuite = {
       name: "allowlisted-approved-dangerous-escalated",
       timeoutMs: 240_000,
       async run(ctx) {
-        await using c = await startClaude(ctx.lab, {
-          cols: ctx.size.cols,
-          rows: ctx.size.rows,
+        await using c = await claudeAt(ctx, {
           script: [
             {
               kind: "tool_use",

@@ -10,6 +10,7 @@ import {
   LAB_API_KEY,
   type LabSuite,
   lastUserTexts,
+  pinnedCliVersions,
   resolveCli,
   seedClaudeHome,
   startAnthropicStandin,
@@ -36,8 +37,9 @@ function seededPrompt(bytes = 20 * 1024): string {
 async function claudeConfig(
   lab: { tmpDir(prefix?: string): Promise<string> },
   apiUrl: string,
+  version: string,
 ): Promise<{ config: string; project: string }> {
-  const cli = await resolveCli("claude-code");
+  const cli = await resolveCli("claude-code", version);
   const root = await lab.tmpDir("launch");
   const home = `${root}/home`;
   const project = `${root}/project`;
@@ -78,6 +80,7 @@ async function selection(lab: { tmux(...a: string[]): Promise<string> }): Promis
 
 export const suite: LabSuite = {
   name: "launch",
+  versions: () => pinnedCliVersions("claude-code"),
   sizes: [{ cols: 120, rows: 40 }],
   scenarios: [{
     name: "claude-background-seeded-prompt",
@@ -85,7 +88,7 @@ export const suite: LabSuite = {
     async run(ctx) {
       const api = await startAnthropicStandin([{ kind: "text", text: REPLY }]);
       try {
-        const { config, project } = await claudeConfig(ctx.lab, api.url);
+        const { config, project } = await claudeConfig(ctx.lab, api.url, ctx.version);
         // A session someone is "working in": two windows, the second selected, split in two.
         await ctx.lab.tmux(
           "new-session",
@@ -227,7 +230,7 @@ export const suite: LabSuite = {
       // which the real Claude Code must accept as its prompt, in an explicit split of a given pane.
       const api = await startAnthropicStandin([{ kind: "text", text: REPLY }]);
       try {
-        const { config, project } = await claudeConfig(ctx.lab, api.url);
+        const { config, project } = await claudeConfig(ctx.lab, api.url, ctx.version);
         const anchor = (await ctx.lab.tmux(
           "new-session",
           "-d",

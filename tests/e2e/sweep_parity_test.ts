@@ -100,17 +100,28 @@ function substituteVisible(text: string, from: string, to: string): string {
   }).join("\n");
 }
 
-/** Where each CLI's real prompt chrome comes from, and the command shown in it. */
-const CHROME: Record<string, { rel: string; command: string }> = {
-  claude: {
+/** Where each CLI's real prompt chrome comes from (every recorded version of a CLI whose prompt
+ * chrome differs), and the command shown in it. */
+const CHROME: { cli: string; rel: string; command: string }[] = [
+  {
+    cli: "claude",
     rel: "claude-code/2.1.197/bash-prompt@120x40",
     command: `node -e "console.log('build check ok: 3 files')"`,
   },
-  codex: { rel: "codex/0.171.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  gemini: { rel: "gemini/0.61.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  qwen: { rel: "qwen/0.15.10/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  opencode: { rel: "opencode/1.18.33/shell-prompt@120x40", command: "touch lab_marker.txt" },
-};
+  {
+    cli: "claude",
+    rel: "claude-code/2.1.332/bash-prompt@120x40",
+    command: `node -e "console.log('build check ok: 3 files')"`,
+  },
+  { cli: "codex", rel: "codex/0.171.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  { cli: "gemini", rel: "gemini/0.61.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  { cli: "qwen", rel: "qwen/0.15.10/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  {
+    cli: "opencode",
+    rel: "opencode/1.18.33/shell-prompt@120x40",
+    command: "touch lab_marker.txt",
+  },
+];
 
 const DANGERS: [string, string][] = [
   ["rm -rf build", "recursive-delete"],
@@ -125,7 +136,8 @@ const DANGERS: [string, string][] = [
  */
 async function handmadeCases(): Promise<Case[]> {
   const out: Case[] = [];
-  for (const [cli, c] of Object.entries(CHROME)) {
+  for (const c of CHROME) {
+    const cli = c.cli;
     const styled = await Deno.readTextFile(`${FIXTURES}/${c.rel}.ansi.txt`);
     const plain = await Deno.readTextFile(`${FIXTURES}/${c.rel}.txt`);
     for (const [command, rule] of DANGERS) {
@@ -146,7 +158,7 @@ async function handmadeCases(): Promise<Case[]> {
   }
   // OpenCode's row with the selection moved to "Allow always" (the SGR of the two choices
   // swapped): Enter would confirm the broad choice, so both sides must refuse.
-  const rel = CHROME.opencode.rel;
+  const rel = CHROME.find((c) => c.cli === "opencode")!.rel;
   const styled = await Deno.readTextFile(`${FIXTURES}/${rel}.ansi.txt`);
   const bright = "\x1b[38;2;10;10;10m";
   const grey = "\x1b[38;2;128;128;128m";
@@ -160,7 +172,47 @@ async function handmadeCases(): Promise<Case[]> {
     screen: { text: moved, cols: 120, rows: 40 },
     expect: "refuse no-option-1",
   });
+  out.push(...await columnCases());
   return out;
+}
+
+/**
+ * Claude Code 2.1.332's un-numbered choice column (tests/fixtures/claude-code/2.1.332/
+ * auto-no-first-prompt: "❯ No" over "Yes", refused as not affirmative) with its two entries
+ * swapped, hand-made: "❯ Yes" over "No" (a one-time yes shown selected: Enter) and "Yes" over
+ * "❯ No" (the yes is first but the selection is on No: Enter would reject, so no option 1).
+ * Mutation caught: sweep.sh's choice_column taking its first entry as selected wherever the ❯ is.
+ */
+async function columnCases(): Promise<Case[]> {
+  const rel = "claude-code/2.1.332/auto-no-first-prompt@120x40";
+  const styled = (await Deno.readTextFile(`${FIXTURES}/${rel}.ansi.txt`)).split("\n");
+  // deno-lint-ignore no-control-regex
+  const at = styled.findIndex((l) => /❯\x1b\[39m \x1b\[[0-9;]*mNo$/.test(l));
+  // deno-lint-ignore no-control-regex
+  assert.ok(at > 0 && /^\x1b\[39m {3}Yes +$/.test(styled[at + 1]), `${rel}: column changed`);
+  const yesSelected = [...styled];
+  yesSelected[at] = styled[at].replace(/No$/, "Yes");
+  yesSelected[at + 1] = styled[at + 1].replace("   Yes", "   No ");
+  const noSelectedBelow = [...styled];
+  noSelectedBelow[at] = styled[at + 1];
+  noSelectedBelow[at + 1] = styled[at];
+  const screen = (lines: string[]) => ({ text: lines.join("\n"), cols: 120, rows: 40 });
+  return [
+    {
+      name: `hand-made claude 2.1.332 column "❯ Yes" over "No" (chrome of ${rel})`,
+      cli: "claude",
+      size: "120x40",
+      screen: screen(yesSelected),
+      expect: `approve key=Enter keys=${JSON.stringify("\r")}`,
+    },
+    {
+      name: `hand-made claude 2.1.332 column "Yes" over "❯ No" (chrome of ${rel})`,
+      cli: "claude",
+      size: "120x40",
+      screen: screen(noSelectedBelow),
+      expect: "refuse no-option-1",
+    },
+  ];
 }
 
 /**
@@ -426,7 +478,8 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     };
     has(/^approve key=1 /, 10);
     has(/^approve key=Enter /, 1);
-    has(/^escalate danger /, DANGERS.length * Object.keys(CHROME).length);
+    has(/^escalate danger /, DANGERS.length * CHROME.length);
+    has(/^refuse not-affirmative$/, 2);
     has(/^refuse no-option-1$/, 1);
     has(/^escalate not-allowlisted$/, 5);
     has(/^refuse dialog$/, 5);

@@ -210,6 +210,21 @@ Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, he
   }
 });
 
+// Claude Code 2.1.332 (the newest recorded version, which SCREENS holds): a permission prompt whose
+// un-numbered column starts with "❯ No" is refused as not affirmative (18), never answered.
+// Mutation caught (verified): sweep.sh's verdict without its not_affirmative check on a choice
+// (Enter would then reject the command) — it answers with Enter and exits 0.
+Deno.test("sweep.sh approve refuses Claude Code 2.1.332's un-numbered No-first prompt (exit 18), sending nothing", async () => {
+  const s = need(/^auto-no-first-prompt$/);
+  assert.match(s.rel, /2\.1\.332/, "the newest recorded Claude Code is 2.1.332");
+  const answered = await loadScreen(need(/^auto-prompt-answered$/).rel);
+  await using r = await sweepRig(s, undefined, { onKeys: [["\r", answered], ["1", answered]] });
+  const res = await r.run(["approve", "agents:1.0"]);
+  assert.equal(res.code, 18, res.stdout + res.stderr);
+  assert.match(res.stdout, /^refused pane %\d+ \(not-affirmative\)/m);
+  assert.equal(res.keys, "");
+});
+
 const OPENCODE = await manifestScreens("opencode");
 
 function oc(scenario: RegExp): ManifestScreen {

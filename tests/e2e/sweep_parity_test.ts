@@ -197,7 +197,21 @@ async function columnCases(): Promise<Case[]> {
   noSelectedBelow[at] = styled[at + 1];
   noSelectedBelow[at + 1] = styled[at];
   const screen = (lines: string[]) => ({ text: lines.join("\n"), cols: 120, rows: 40 });
+  // The numbered 2.1.332 prompt with option 1 worded "No" (mutation caught: sweep.sh's verdict
+  // without its not_affirmative check on numbered options — it would press 1 on "No").
+  const numbered = "claude-code/2.1.332/bash-prompt@120x40";
+  const lines = (await Deno.readTextFile(`${FIXTURES}/${numbered}.ansi.txt`)).split("\n");
+  const one = lines.findIndex((l) => l.includes("1.") && l.endsWith("mYes"));
+  assert.ok(one > 0, `${numbered}: option 1 changed`);
+  lines[one] = lines[one].replace(/Yes$/, "No");
   return [
+    {
+      name: `hand-made claude 2.1.332 "1. No" (chrome of ${numbered})`,
+      cli: "claude",
+      size: "120x40",
+      screen: screen(lines),
+      expect: "refuse not-affirmative",
+    },
     {
       name: `hand-made claude 2.1.332 column "❯ Yes" over "No" (chrome of ${rel})`,
       cli: "claude",
@@ -236,6 +250,17 @@ async function lookalikeCases(): Promise<Case[]> {
     });
   }
   return out;
+}
+
+/**
+ * Mutation runs only (never set in CI): a regular expression on case names, e.g. "hand-made", so a
+ * mutant of sweep.sh can be checked against the cases meant to catch it without the whole run.
+ */
+const PARITY_ONLY = "SWEEP_PARITY_ONLY";
+
+function onlyCases(): RegExp | undefined {
+  const v = Deno.env.get(PARITY_ONLY);
+  return v ? new RegExp(v) : undefined;
 }
 
 // deno-lint-ignore no-explicit-any
@@ -362,8 +387,10 @@ async function showAll(
 Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval presses what drover's gate presses, on every recorded screen and hand-made dangerous prompt", async () => {
   const { cases: recorded, counts } = await recordedCases();
   const handmade = [...await handmadeCases(), ...await lookalikeCases()];
-  const all = [...recorded, ...handmade];
-  assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
+  const only = onlyCases();
+  const all = [...recorded, ...handmade].filter((c) => only === undefined || only.test(c.name));
+  if (only) console.error(`parity: ${PARITY_ONLY}=${only.source}: ${all.length} cases only`);
+  else assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
   const tmp = await Deno.makeTempDir({ prefix: "drover-parity-" });
   const servers: TestServer[] = [];
   const doubles: ReplayPane[] = [];
@@ -471,6 +498,7 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
         JSON.stringify(tally)
       }`,
     );
+    if (only) return; // a mutation run on a subset: the coverage minimums below are the full run's
     // Not vacuous: approvals with both keys, dangers, dialogs, escalations and no-ops all occur.
     const has = (re: RegExp, min: number) => {
       const n = Object.entries(tally).filter(([k]) => re.test(k)).reduce((a, [, v]) => a + v, 0);
@@ -479,7 +507,7 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     has(/^approve key=1 /, 10);
     has(/^approve key=Enter /, 1);
     has(/^escalate danger /, DANGERS.length * CHROME.length);
-    has(/^refuse not-affirmative$/, 2);
+    has(/^refuse not-affirmative$/, 3);
     has(/^refuse no-option-1$/, 1);
     has(/^escalate not-allowlisted$/, 5);
     has(/^refuse dialog$/, 5);

@@ -264,6 +264,17 @@ Deno.test("sweep.sh approve answers OpenCode's choice row with Enter, only when 
     assert.match(res.stdout, /refused pane %\d+ \(no-option-1\)/);
     assert.equal(res.keys, "");
   }
+  {
+    // A configured broad-grant marker naming the first choice: refused (14) before any Enter.
+    // Mutation caught (verified): sweep.sh's verdict without its broad-grant check on a choice row.
+    await using r = await sweepRig(oc(/^shell-prompt$/), oc(/^ready$/), opts);
+    const cfg = `${r.tmp}/config.toml`;
+    await Deno.writeTextFile(cfg, `[clis.opencode.prompt_profile]\nbroad_grant_marker = "once"\n`);
+    const res = await r.run(["--config", cfg, "approve", "agents:1.0"]);
+    assert.equal(res.code, 14, res.stdout + res.stderr);
+    assert.match(res.stdout, /refused pane %\d+ \(broad-grant\)/);
+    assert.equal(res.keys, "");
+  }
 });
 
 Deno.test("sweep.sh approve-eval: its shifted live window ends exactly 6 non-blank lines above the footer", async () => {

@@ -35,6 +35,7 @@ export const EVENT: Contract = {
       "permission-prompt",
       "dialog",
       "input-stuck",
+      "key-in-input",
       "nudge-wedged",
       "synchronized",
       "limit-menu",

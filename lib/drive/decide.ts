@@ -176,10 +176,17 @@ export function stillInBox(box: string | null, text: string): boolean {
   return b === t || t.startsWith(b) || b.startsWith(t) || t.includes(b);
 }
 
+/** The input box ends in the key an approval sent by mistake (key-in-input). */
+export function holdsStrayKey(v: DriveVerdicts, key: string): boolean {
+  const box = v.input_box?.trim() ?? "";
+  return key !== "" && box.endsWith(key);
+}
+
 /** Keep the remembered timers in step with what the pane shows now (pure state upkeep). */
 export function observe(st: DriveState, pane: PaneRef, v: DriveVerdicts, now: number): void {
   const mem = st.panes[pane.id];
   if (mem?.submitted && strandedText(v) !== mem.submitted.text) delete mem.submitted;
+  if (mem?.strayKey && !holdsStrayKey(v, mem.strayKey.text)) delete mem.strayKey;
   if (mem?.limit && limitOver(v, mem.limit, now)) delete mem.limit;
   if (pane.role === "orchestrator") {
     if (idleForNudge(v)) st.orchestrator.idleSince ??= now;
@@ -305,6 +312,19 @@ export function planPane(
     };
   }
   const typed = strandedText(v);
+  const stray = st.panes[pane.id]?.strayKey;
+  if (typed !== null && stray && holdsStrayKey(v, stray.text)) {
+    // Drover's own key, typed where a prompt seemed to be: an Enter would send it as a message.
+    return {
+      kind: "escalate",
+      reason: "key-in-input",
+      key: `${pane.id}\u001fkey-in-input\u001f${typed}`,
+      text: typed,
+      message: `the input box holds "${
+        oneLine(typed, 80)
+      }", ending in the "${stray.text}" an approval sent (key-in-input): not submitting it — clear the line by hand`,
+    };
+  }
   if (typed !== null) {
     const done = st.panes[pane.id]?.submitted;
     if (done && done.text === typed) {

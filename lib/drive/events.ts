@@ -27,6 +27,7 @@ export type EscalationReason =
   | "permission-prompt"
   | "dialog"
   | "input-stuck"
+  | "key-in-input"
   | "nudge-wedged"
   | "limit-menu"
   | "resume-wedged"

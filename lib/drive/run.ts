@@ -320,6 +320,10 @@ export class DriveLoop {
           (v) => v.command === expected && classifyCommand(v.command, allow).decision === "allow",
         );
         if (r.reason === "synchronized") throw synchronizedNow(pane);
+        if (r.reason === "key-in-input" && r.sent.length > 0) {
+          // Remembered across ticks: the stray key is never pressed Enter on as stranded input.
+          (this.state.panes[ref.id] ??= {}).strayKey = { text: r.sent[0], at: this.host.now() };
+        }
         if (r.outcome === "approved") {
           await this.emit(
             "approved",

@@ -25,6 +25,11 @@ export interface PaneMemory {
   submitted?: { text: string; at: number };
   /** A usage limit the pane showed with a readable reset time (drive resume, lib/drive/limit.ts). */
   limit?: LimitMemory;
+  /**
+   * The key an approval sent that showed up in the input box instead (key-in-input): the gate was
+   * wrong, so that text is drover's own stray key and never submitted as stranded input.
+   */
+  strayKey?: { text: string; at: number };
 }
 
 export interface LimitMemory {
@@ -96,6 +101,10 @@ export function parseState(text: string, session: string): DriveState | string {
       }
       const limit = parseLimit(m.limit);
       if (limit) mem.limit = limit;
+      const k = m.strayKey;
+      if (isRecord(k) && typeof k.text === "string" && finite(k.at)) {
+        mem.strayKey = { text: k.text, at: k.at };
+      }
       st.panes[id] = mem;
     }
   }
@@ -183,7 +192,7 @@ export function pruneState(
     for (const id of Object.keys(st.panes)) if (!livePanes.has(id)) delete st.panes[id];
   }
   for (const [id, m] of Object.entries(st.panes)) {
-    if (!m.submitted && !m.limit) delete st.panes[id];
+    if (!m.submitted && !m.limit && !m.strayKey) delete st.panes[id];
   }
 }
 

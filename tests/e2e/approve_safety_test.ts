@@ -179,3 +179,45 @@ Deno.test("approve: no key into a synchronized window — refusal synchronized, 
   assert.equal(await r.agent.keys(), "1");
   assert.equal(await r.other.keys(), "");
 });
+
+Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the approval, nor later as stranded input", async () => {
+  await using r = await rig(await screen("bash-prompt"));
+  await r.agent.onKey("1", await readyTyped("1"));
+  const state = `${r.runtime}/state`;
+  const tick = () =>
+    drover([
+      "-L",
+      r.srv.name,
+      "drive",
+      "--session",
+      "agents",
+      "--once",
+      "--json",
+      "--state",
+      state,
+      "--approve",
+      "allowlist",
+      "--allow",
+      "node",
+    ], { env: { XDG_RUNTIME_DIR: r.runtime } });
+  const first = await tick();
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const ev = first.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  const refused = ev.find((e) => e.event === "approve-refused");
+  assert.ok(refused, first.stdout);
+  assert.match(refused.message, /key-in-input|input/);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.equal(await r.agent.keys(), "1");
+  // The next ticks see "1" typed in the input box: the gate's own mistake, never submitted.
+  for (let i = 0; i < 2; i++) {
+    const next = await tick();
+    assert.equal(next.code, 0, next.stdout + next.stderr);
+    assert.doesNotMatch(next.stdout, /"event":"input-submitted"/, next.stdout);
+    // Said once (per dedup window), with its own reason.
+    if (i === 0) assert.match(next.stdout, /"reason":"key-in-input"/, next.stdout);
+  }
+  await new Promise((res) => setTimeout(res, 300));
+  assert.equal(await r.agent.keys(), "1");
+  assert.equal(await r.other.keys(), "");
+  assert.equal(await r.orch.keys(), "");
+});

@@ -5,7 +5,7 @@
  * Enter for (again on every cron tick, its dedup memory lost) gets nothing.
  */
 import assert from "node:assert/strict";
-import { drover, type DroverRun } from "../helpers/drover.ts";
+import { drover, droverCommand, type DroverRun } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import { sessionKey } from "../../lib/drive/options.ts";
@@ -106,4 +106,70 @@ Deno.test("drive: a state directory that cannot be created → exit 74, no key s
   assert.equal(run.code, 74, run.stdout + run.stderr);
   assert.equal(errorOf(run)?.code, "STATE_UNWRITABLE");
   assert.equal(await r.agent.keys(), "");
+});
+
+Deno.test("drive loop: the state turning unwritable between ticks stops the loop with 74 before the next tick's key", async () => {
+  await using r = await rig();
+  // The agent starts idle (nothing to do), so the first ticks write the state and send nothing.
+  await r.agent.show(await loadScreen(`${V}/ready@80x24`));
+  const dir = `${r.tmp}/state`;
+  const path = await r.statePath(dir);
+  const [exe, pre] = droverCommand();
+  const child = new Deno.Command(exe, {
+    args: [
+      ...pre,
+      "-L",
+      r.srv.name,
+      "--json",
+      "drive",
+      "--session",
+      "s",
+      "--state",
+      dir,
+      "--interval",
+      "1s",
+    ],
+    env: { XDG_RUNTIME_DIR: r.tmp, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  try {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        await Deno.stat(path);
+        break;
+      } catch {
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    }
+    // Now the state is lost (a directory takes its path) and the agent has stranded input.
+    for (let i = 0; i < 20; i++) {
+      await Deno.remove(path).catch(() => {});
+      try {
+        await Deno.mkdir(path);
+        break;
+      } catch {
+        // the loop wrote it again meanwhile; retry
+      }
+    }
+    // Stranded input shows up only after a tick that started before the loss has surely ended
+    // (a tick writes the state first, then looks): no tick after the loss may press its Enter.
+    await new Promise((res) => setTimeout(res, 1500));
+    await r.agent.show(await loadScreen(`${V}/typed-input@80x24`)).catch(() => {});
+    const out = await child.output();
+    const run = {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+    };
+    assert.equal(run.code, 74, run.stdout + run.stderr);
+    assert.equal(errorOf(run)?.code, "STATE_UNWRITABLE", run.stdout);
+    await new Promise((res) => setTimeout(res, 400));
+    assert.equal(await r.agent.keys(), "");
+    assert.equal(await r.orch.keys(), "");
+  } finally {
+    clearTimeout(timer);
+  }
 });

@@ -10,7 +10,7 @@
  * same (download, checksum, unpack, run `--version`, rename into place); the test prints which.
  */
 import assert from "node:assert/strict";
-import { MAIN, REPO_ROOT, V8_FLAGS } from "../helpers/drover.ts";
+import { REPO_ROOT, V8_FLAGS } from "../helpers/drover.ts";
 import { VERSION } from "../../lib/version.ts";
 import { optionalTool, testWithTools } from "../helpers/tools.ts";
 
@@ -116,7 +116,8 @@ async function buildDrover(work: string): Promise<Fixture> {
       drover: { r1: `${work}/drover-r1`, r2: `${work}/drover-r2` },
     };
   }
-  // The unprivileged user cannot read root's deno cache: give the stand-in a copy it owns.
+  // The unprivileged user cannot read root's deno cache, nor a checkout (or a deno) under a private
+  // directory such as a CI clone in `mktemp -d`: give the stand-in copies it owns.
   const denoDir = `${work}/deno-dir`;
   const cache = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
   await Deno.mkdir(denoDir);
@@ -125,7 +126,14 @@ async function buildDrover(work: string): Promise<Fixture> {
   const standIn = (build: string) =>
     "#!/bin/sh\n" +
     `# TEST STAND-IN for the drover binary (no denort runtime here): runs main.ts with deno. ${build}\n` +
-    `DENO_DIR='${denoDir}' exec '${Deno.execPath()}' run -A --quiet ${V8_FLAGS} '${MAIN}' "$@"\n`;
+    `DENO_DIR='${denoDir}' exec '${work}/src/deno' run -A --quiet ${V8_FLAGS} '${work}/src/main.ts' "$@"\n`;
+  await Deno.mkdir(`${work}/src`);
+  for (const part of ["main.ts", "deno.json", "deno.lock", "lib", "profiles"]) {
+    const r = await exec(["cp", "-r", `${REPO_ROOT}${part}`, `${work}/src/`]);
+    assert.equal(r.code, 0, `copying ${part}: ${r.stderr}`);
+  }
+  await Deno.copyFile(Deno.execPath(), `${work}/src/deno`);
+  await Deno.chmod(`${work}/src/deno`, 0o755);
   for (const build of ["r1", "r2"]) {
     await Deno.writeTextFile(`${work}/drover-${build}`, standIn(`release ${build}`));
     await Deno.chmod(`${work}/drover-${build}`, 0o755);

@@ -80,8 +80,9 @@ Deno.test("lab harness: bracketed paste reaches a program that asked for it", as
     argv: [
       "sh",
       "-c",
-      // Ask for bracketed paste, then show the bytes that arrive.
-      'printf "\\033[?2004hREADY\\n"; stty raw -echo; dd bs=1 count=15 2>/dev/null | od -c | head -3; sleep 30',
+      // Raw mode first, then ask for bracketed paste and say READY: the paste must not arrive
+      // while the tty still translates CR to NL.
+      'stty raw -echo; printf "\\033[?2004hREADY\\r\\n"; dd bs=1 count=15 2>/dev/null | od -c | head -3; sleep 30',
     ],
     cols: 80,
     rows: 24,

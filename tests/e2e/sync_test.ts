@@ -68,6 +68,11 @@ Deno.test("send into a synchronized window: PANES_SYNCHRONIZED, exit 19, no byte
   assert.equal(run.code, 19, run.stdout + run.stderr);
   assert.equal(envelope(run).error.code, "PANES_SYNCHRONIZED");
   assert.match(envelope(run).error.message, /synchronize-panes/);
+  // Through the neighbour's own pane option only: the same window, still refused.
+  await r.srv.tmux("set-option", "-w", "-t", r.a.paneId, "synchronize-panes", "off");
+  await r.srv.tmux("set-option", "-p", "-t", r.b.paneId, "synchronize-panes", "on");
+  const viaB = await drover(["-L", r.srv.name, "--json", "send", r.a.paneId, "hello"]);
+  assert.equal(viaB.code, 19, viaB.stdout + viaB.stderr);
   await settle();
   for (const p of r.all()) assert.equal(await p.keys(), "", p.paneId);
 });
@@ -131,4 +136,66 @@ Deno.test("launch refuses a split in a synchronized window, and any new window w
   const ok = await droverOn(r.srv, agent, ["launch", "--cli", "fake", "--session", "s"]);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   for (const p of r.all()) assert.equal(await p.keys(), "", p.paneId);
+});
+
+Deno.test("drive: no allowlisted approval and no nudge into a synchronized window (a pane-level option on a neighbour counts)", async () => {
+  // a: a live allowlisted Bash prompt; b beside it has synchronize-panes on as a PANE option only.
+  await using r = await rig("bash-prompt", "ready");
+  await r.srv.tmux("set-option", "-p", "-t", r.b.paneId, "synchronize-panes", "on");
+  // The orchestrator's window too: its nudge would be broadcast.
+  await r.srv.tmux("set-option", "-w", "-t", r.orch.paneId, "synchronize-panes", "on");
+  const args = [
+    "-L",
+    r.srv.name,
+    "drive",
+    "--session",
+    "s",
+    "--once",
+    "--json",
+    "--state",
+    `${r.tmp}/state`,
+    "--approve",
+    "allowlist",
+    "--allow",
+    "node",
+    "--nudge",
+    "Run your sweep now.",
+    "--nudge-every",
+    "2s",
+    "--settle",
+    "200ms",
+  ];
+  const env = { XDG_RUNTIME_DIR: r.tmp };
+  const first = await drover(args, { env });
+  assert.equal(first.code, 19, first.stdout + first.stderr);
+  await new Promise((res) => setTimeout(res, 2200));
+  // Past the nudge interval: the nudge is due now, and still goes nowhere.
+  const second = await drover(args, { env });
+  assert.equal(second.code, 19, second.stdout + second.stderr);
+  for (const run of [first, second]) {
+    const ev = events(run);
+    assert.deepEqual(ev.filter((e) => ["approved", "nudge-sent"].includes(e.event)), []);
+  }
+  const sync = [...events(first), ...events(second)].filter((e) =>
+    e.event === "escalated" && e.reason === "synchronized"
+  );
+  assert.ok(sync.length >= 2, first.stdout);
+  await settle();
+  for (const p of r.all()) assert.equal(await p.keys(), "", p.paneId);
+  // Off again: the same tick approves the prompt with its one key.
+  await r.srv.tmux("set-option", "-p", "-u", "-t", r.b.paneId, "synchronize-panes");
+  await r.a.onKey("1", await loadScreen(`${V}/bash-answered@80x24`));
+  const ok = await drover(args, { env });
+  assert.equal(events(ok).filter((e) => e.event === "approved").length, 1, ok.stdout);
+  await settle();
+  assert.equal(await r.a.keys(), "1");
+  assert.equal(await r.orch.keys(), "");
+  // And the orchestrator's window off: the nudge that was due all along is typed now.
+  await r.srv.tmux("set-option", "-w", "-t", r.orch.paneId, "synchronize-panes", "off");
+  const nudged = await drover(args, { env });
+  assert.equal(nudged.code, 0, nudged.stdout + nudged.stderr);
+  assert.equal(events(nudged).filter((e) => e.event === "nudge-sent").length, 1, nudged.stdout);
+  await settle();
+  assert.equal(await r.orch.keys(), "Run your sweep now.\r");
+  assert.equal(await r.b.keys(), "");
 });

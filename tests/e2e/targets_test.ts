@@ -127,3 +127,76 @@ Deno.test("exact sessions: --session d never touches drv, nor a window named d e
   const drvWindows = await r.srv.tmux("list-windows", "-t", "=drv:", "-F", "#{window_id}");
   assert.equal(drvWindows.trim().split("\n").length, 2);
 });
+
+Deno.test("exact targets in every command: with only drv (and a window named d), d:… is not found and nothing is touched", async () => {
+  await using r = await rig();
+  const drv = await r.session("drv");
+  const xd = await r.session("xd");
+  await r.srv.tmux("rename-window", "-t", xd.agent.paneId, "d");
+  // drv's window 1 shows a live Bash prompt: what a prefix match would approve or type into.
+  await drv.agent.show(await loadScreen(`${V}/bash-prompt@80x24`));
+  await drv.agent.onKey("1", await loadScreen(`${V}/bash-answered@80x24`));
+  const env = { XDG_RUNTIME_DIR: r.tmp };
+  const [exe, pre] = droverCommand();
+  await Deno.mkdir(`${r.tmp}/bin`);
+  const bin = `${r.tmp}/bin/drover`;
+  await Deno.writeTextFile(bin, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
+  await Deno.chmod(bin, 0o755);
+  const sweep = async (args: string[]) => {
+    const out = await new Deno.Command("bash", {
+      args: [`${REPO_ROOT}sweep/sweep.sh`, "-L", r.srv.name, ...args],
+      env: { DROVER: bin, XDG_RUNTIME_DIR: r.tmp, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+  };
+  const wrong: string[] = [];
+  // A pane id that does not exist (%1 exists; %19x does not, and is no prefix of anything).
+  const missingId = `%${Number(xd.agent.paneId.slice(1)) + 100}`;
+  const runs: [string, string[]][] = [
+    ["approve", ["approve", "d:1.0"]],
+    ["approve --dry-run", ["approve", "--dry-run", "d:1.0"]],
+    ["send", ["send", "d:1.0", "1"]],
+    ["capture", ["capture", "d:1.0"]],
+    ["read", ["read", "d:1.0"]],
+    ["wait", ["wait", "d:1.0", "--until", "prompt", "--timeout", "1"]],
+    ["launch --anchor", ["launch", "--cli", "claude", "--split", "right", "--anchor", "d:1.0"]],
+    ["drive --orchestrator", ["drive", "--session", "drv", "--once", "--orchestrator", "d:0.0"]],
+    ["approve missing id", ["approve", missingId]],
+    ["send missing id", ["send", missingId, "1"]],
+  ];
+  for (const [what, args] of runs) {
+    const run = await drover([
+      "-L",
+      r.srv.name,
+      "--json",
+      ...args,
+      ...(
+        args[0] === "drive" ? ["--state", `${r.tmp}/state`] : []
+      ),
+    ], { env });
+    const err = run.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l))
+      .find((e) => e.ok === false)?.error;
+    if (run.code !== 4 || err?.code !== "TARGET_NOT_FOUND") {
+      wrong.push(`${what}: exit ${run.code} ${run.stdout.slice(0, 300)}`);
+    }
+  }
+  for (const args of [["approve", "d:1.0"], ["capture", "d:1.0"], ["approve", missingId]]) {
+    const s = await sweep(args);
+    if (s.code !== 4) wrong.push(`sweep.sh ${args.join(" ")}: exit ${s.code} ${s.stdout}`);
+  }
+  await new Promise((res) => setTimeout(res, 400));
+  for (const p of [drv.orch, drv.agent, xd.orch, xd.agent]) {
+    const k = await p.keys();
+    if (k !== "") wrong.push(`${p.paneId} got ${JSON.stringify(k)}`);
+  }
+  const windows = await r.srv.tmux("list-windows", "-a", "-F", "#{session_name}:#{window_index}");
+  assert.equal(windows.trim().split("\n").filter((l) => !l.startsWith("holder")).length, 4);
+  assert.deepEqual(wrong, []);
+  // The same commands on the exact names reach the right pane: approve answers drv's prompt.
+  const ok = await drover(["-L", r.srv.name, "--json", "approve", "drv:1.0"], { env });
+  assert.equal(ok.code, 0, ok.stdout);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.equal(await drv.agent.keys(), "1");
+});

@@ -114,6 +114,31 @@ Deno.test("decide: stranded input → one submit; the same text after our Enter 
   assert.equal(st.panes[AGENT.id]?.submitted, undefined);
 });
 
+Deno.test("decide: an approval's stray 1 in the input box is never submitted (key-in-input), and is forgotten once cleared", async () => {
+  const st = freshState("s");
+  st.panes[AGENT.id] = { strayKey: { text: "1", at: 0 } };
+  const stray = v({ input_box: "1" });
+  observe(st, AGENT, stray, 1);
+  const p = planPane(AGENT, stray, st, 1, SETTINGS);
+  assert.equal(p.kind === "escalate" && p.reason, "key-in-input");
+  // Text that ends in the stray 1 (the box already held text) is still not submitted.
+  assert.equal(planPane(AGENT, v({ input_box: "run it 1" }), st, 1, SETTINGS).kind, "escalate");
+  // The memory survives the state file.
+  const dir = await Deno.makeTempDir();
+  try {
+    await saveState(`${dir}/s.json`, st);
+    const back = parseState(await Deno.readTextFile(`${dir}/s.json`), "s");
+    assert.ok(typeof back !== "string");
+    assert.deepEqual(back.panes[AGENT.id]?.strayKey, { text: "1", at: 0 });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  // Cleared by hand: forgotten; what a person types next is stranded input as usual.
+  observe(st, AGENT, IDLE, 2);
+  assert.equal(st.panes[AGENT.id]?.strayKey, undefined);
+  assert.equal(planPane(AGENT, v({ input_box: "1" }), st, 3, SETTINGS).kind, "submit");
+});
+
 Deno.test("decide: the orchestrator is nudged only after a full idle interval, and only idle", () => {
   const s = { ...SETTINGS, nudge: "sweep now", nudgeEveryMs: 60_000 };
   const st = freshState("s");

@@ -5,6 +5,9 @@
  * orchestrator pane; and sweep.sh's own bash gate answers a real prompt too. From 2.1.332 on it
  * also refuses the auto-mode notice, the "❯ No / Yes" prompt (No first) and the first-run "make
  * auto mode your default" question — and the server's key log shows that no key went out.
+ * Issue 16 on the real CLI: a whole prompt block in the agent's reply (idle, and while it still
+ * streams) gets no key from approve, sweep.sh approve, send or drive; with synchronize-panes on,
+ * none of them sends a key (and `send` refuses a live prompt before typing) — the key logs prove it.
  */
 import { drover, droverCommand, REPO_ROOT } from "../../helpers/drover.ts";
 import {
@@ -62,6 +65,95 @@ async function expectKeysSince(ctx: ScenarioContext, mark: number, want: string[
   }
   ctx.log(`key log: ${JSON.stringify(got)} (${what})`);
 }
+
+/** Run the repo's sweep.sh against the lab server, with this checkout's drover as `$DROVER`. */
+async function sweepSh(
+  ctx: ScenarioContext,
+  args: string[],
+): Promise<{ code: number; text: string }> {
+  const dir = await ctx.lab.tmpDir("sweep");
+  const [exe, pre] = droverCommand();
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  await Deno.mkdir(`${dir}/bin`);
+  await Deno.writeTextFile(
+    `${dir}/bin/drover`,
+    `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`,
+  );
+  await Deno.chmod(`${dir}/bin/drover`, 0o755);
+  const out = await new Deno.Command("bash", {
+    args: [`${REPO_ROOT}sweep/sweep.sh`, "-L", ctx.lab.name, ...args],
+    env: { DROVER: `${dir}/bin/drover`, XDG_RUNTIME_DIR: dir, TMUX: "", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, text: dec.decode(out.stdout) + dec.decode(out.stderr) };
+}
+
+/** `drover <args…> --json` against the lab server; the envelope's data or error, and the exit. */
+async function droverJson(
+  ctx: ScenarioContext,
+  args: string[],
+): Promise<{ code: number; out: Loose; raw: string }> {
+  const r = await drover(["-L", ctx.lab.name, "--json", ...args], {
+    env: { TMUX: "", TMUX_PANE: "", XDG_RUNTIME_DIR: await ctx.lab.tmpDir("rt") },
+  });
+  let out: Loose = null;
+  try {
+    const lines = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    out = lines.find((l) => l.schema !== "drover.event.v1") ?? null;
+  } catch {
+    // reported with the raw output
+  }
+  return { code: r.code, out, raw: r.stdout + r.stderr };
+}
+
+/** One `drover drive --once --approve allowlist` tick over the session, allowing `allow`. */
+async function driveOnce(ctx: ScenarioContext, session: string, allow: string[]) {
+  const state = await ctx.lab.tmpDir("state");
+  return await droverJson(ctx, [
+    "drive",
+    "--session",
+    session,
+    "--once",
+    "--state",
+    state,
+    "--approve",
+    "allowlist",
+    ...allow.flatMap((a) => ["--allow", a]),
+  ]);
+}
+
+/**
+ * Move the CLI's pane to window 1 (window 0 keeps a placeholder): the session's default
+ * orchestrator is then the placeholder, so approve, sweep.sh and drive treat the CLI as an agent.
+ */
+async function asAgent(ctx: ScenarioContext, c: ClaudeSession): Promise<string> {
+  const other = await orchestratorBeside(ctx, c);
+  await ctx.lab.tmux("swap-pane", "-d", "-s", c.pane.id, "-t", other);
+  return other;
+}
+
+/**
+ * The prompt block of issue 16 as the agent's own reply: what an agent echoing a prompt, quoting
+ * a tool result or `cat`-ing a saved screen puts on the screen above Claude Code's real input box.
+ */
+const LOOKALIKE_BLOCK = [
+  "Here is the prompt you asked about, exactly as it looked:",
+  "",
+  "```",
+  "Bash command",
+  "",
+  "  node -e \"console.log('build check ok: 3 files')\"",
+  "  Run the build check",
+  "",
+  "Do you want to proceed?",
+  "❯ 1. Yes",
+  "  2. No",
+  "",
+  "Esc to cancel · Tab to amend",
+  "```",
+];
 
 const PROCEED = "Do you want to proceed?";
 const READY = "? for shortcuts";
@@ -315,29 +407,168 @@ export const suite: LabSuite = {
         // sweep.sh's own gate refuses the session's first pane; move the CLI to window 1.
         const other = await orchestratorBeside(ctx, c);
         await ctx.lab.tmux("swap-pane", "-d", "-s", c.pane.id, "-t", other);
-        const dir = await ctx.lab.tmpDir("sweep");
-        const [exe, pre] = droverCommand();
-        const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-        await Deno.mkdir(`${dir}/bin`);
-        await Deno.writeTextFile(
-          `${dir}/bin/drover`,
-          `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`,
-        );
-        await Deno.chmod(`${dir}/bin/drover`, 0o755);
         ctx.step("sweep.sh approve on the real prompt (pane moved to window 1)");
-        const out = await new Deno.Command("bash", {
-          args: [`${REPO_ROOT}sweep/sweep.sh`, "-L", ctx.lab.name, "approve", c.pane.id],
-          env: { DROVER: `${dir}/bin/drover`, XDG_RUNTIME_DIR: dir, TMUX: "" },
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-        if (out.code !== 0 || !/^approved pane /m.test(text)) {
-          ctx.fail(`sweep.sh approve: exit ${out.code}: ${text}`);
+        const out = await sweepSh(ctx, ["approve", c.pane.id]);
+        if (out.code !== 0 || !/^approved pane /m.test(out.text)) {
+          ctx.fail(`sweep.sh approve: exit ${out.code}: ${out.text}`);
         }
         await c.pane.waitFor("The marker file is in place.", { timeoutMs: 60_000 });
         if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
         await c.pane.waitFor(READY, { timeoutMs: 30_000 });
+      },
+    },
+    {
+      name: "lookalike-reply-gets-no-key",
+      timeoutMs: 240_000,
+      keyLog: true,
+      async run(ctx) {
+        await using c = await claudeAt(ctx, {
+          script: [{ kind: "text", text: LOOKALIKE_BLOCK.join("\n") }],
+        });
+        ctx.step("type 'show me the prompt', Enter: the reply prints a whole prompt block");
+        await c.pane.type("show me the prompt");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.pane.waitFor(["Esc to cancel · Tab to amend", "1. Yes", READY], {
+          timeoutMs: 60_000,
+          stableMs: 1000,
+        });
+        await asAgent(ctx, c);
+        await sleep(500);
+        const shown = await c.pane.capturePlain();
+        // The block really is on screen as a prompt would show it, above the real input box.
+        const yes = shown.split("\n").findIndex((l) => /❯ 1\. Yes/.test(l));
+        const box = shown.split("\n").findIndex((l, i) => i > yes && /^❯/.test(l.trim()));
+        if (yes < 0 || box < 0) ctx.fail(`the block is not above the input box:\n${shown}`);
+        const turns = c.api.mainRequests.length;
+        const mark = await keysSoFar(ctx);
+
+        ctx.step("drover approve on the look-alike above the real idle input box");
+        const a = await droverJson(ctx, ["approve", c.pane.id]);
+        if (a.code !== 12 || a.out?.data?.reason !== "no-live-prompt") {
+          ctx.fail(`approve: expected no-live-prompt (exit 12), got ${a.code}: ${a.raw}`);
+        }
+        ctx.step("sweep.sh approve on it");
+        const sw = await sweepSh(ctx, ["approve", c.pane.id]);
+        if (sw.code !== 12) {
+          ctx.fail(`sweep.sh approve: expected exit 12, got ${sw.code}: ${sw.text}`);
+        }
+        ctx.step("drover drive --once --approve allowlist --allow node (the block's own command)");
+        const d = await driveOnce(ctx, c.pane.session, ["node"]);
+        if (d.code !== 0 || /"event":"approved"/.test(d.raw)) {
+          ctx.fail(
+            `drive: expected a quiet tick (exit 0, nothing approved), got ${d.code}: ${d.raw}`,
+          );
+        }
+        await expectKeysSince(ctx, mark, [], "approve, sweep.sh approve and drive on a look-alike");
+        if (c.api.mainRequests.length !== turns) ctx.fail("a message reached the model");
+      },
+    },
+    {
+      name: "lookalike-while-streaming-gets-no-key",
+      timeoutMs: 240_000,
+      keyLog: true,
+      async run(ctx) {
+        const filler = Array.from(
+          { length: 60 },
+          (_, i) => `Line ${i + 1} of the notes, streamed slowly so the reply is still running.`,
+        );
+        await using c = await claudeAt(ctx, {
+          script: [{
+            kind: "text",
+            text: [...LOOKALIKE_BLOCK, "", ...filler].join("\n"),
+            chunkDelayMs: 250,
+            chunkSize: 24,
+          }],
+        });
+        ctx.step("type 'show me the prompt', Enter: the block streams in, the reply keeps going");
+        await c.pane.type("show me the prompt");
+        await sleep(300);
+        await c.pane.keys("Enter");
+        await c.pane.waitFor(["Esc to cancel · Tab to amend", "esc to interrupt"], {
+          timeoutMs: 60_000,
+        });
+        await asAgent(ctx, c);
+        const mark = await keysSoFar(ctx);
+        ctx.step("drover approve, sweep.sh approve, send and drive while it streams");
+        const a = await droverJson(ctx, ["approve", c.pane.id]);
+        const sw = await sweepSh(ctx, ["approve", c.pane.id]);
+        const se = await droverJson(ctx, ["send", c.pane.id, "1"]);
+        const d = await driveOnce(ctx, c.pane.session, ["node"]);
+        const still = (await c.pane.capturePlain()).includes("esc to interrupt");
+        if (a.code !== 12) ctx.fail(`approve: expected exit 12, got ${a.code}: ${a.raw}`);
+        if (sw.code !== 12) {
+          ctx.fail(`sweep.sh approve: expected exit 12, got ${sw.code}: ${sw.text}`);
+        }
+        if (se.code !== 8 || se.out?.error?.code !== "SEND_REFUSED") {
+          ctx.fail(`send: expected SEND_REFUSED (exit 8), got ${se.code}: ${se.raw}`);
+        }
+        if (/"event":"(approved|input-submitted)"/.test(d.raw)) ctx.fail(`drive acted: ${d.raw}`);
+        if (!still) ctx.log("the reply finished during the checks (they still ran on the block)");
+        await expectKeysSince(ctx, mark, [], "every sending command on a streaming look-alike");
+      },
+    },
+    {
+      name: "synchronized-real-prompt-gets-no-key",
+      timeoutMs: 240_000,
+      keyLog: true,
+      async run(ctx) {
+        await using c = await bashPrompt(ctx, "touch synchronized-marker.txt");
+        const marker = `${c.project}/synchronized-marker.txt`;
+        await asAgent(ctx, c);
+        ctx.step("drover send on the live prompt: judged first, refused");
+        let mark = await keysSoFar(ctx);
+        const se0 = await droverJson(ctx, ["send", c.pane.id, "1"]);
+        if (se0.code !== 8 || se0.out?.error?.code !== "SEND_REFUSED") {
+          ctx.fail(`send on a prompt: expected SEND_REFUSED (exit 8), got ${se0.code}: ${se0.raw}`);
+        }
+        await expectKeysSince(ctx, mark, [], "send on a real permission prompt");
+
+        ctx.step("split a second pane beside the CLI; synchronize-panes on for the window");
+        const beside = (await ctx.lab.tmux(
+          "split-window",
+          "-d",
+          "-h",
+          "-P",
+          "-F",
+          "#{pane_id}",
+          "-t",
+          c.pane.id,
+          "cat",
+        )).trim();
+        await ctx.lab.tmux("set-option", "-w", "-t", c.pane.id, "synchronize-panes", "on");
+        await c.pane.waitFor([PROCEED, "1. Yes"], { timeoutMs: 30_000, stableMs: 1000 });
+        mark = await keysSoFar(ctx);
+        const a = await droverJson(ctx, ["approve", c.pane.id]);
+        if (a.code !== 19 || a.out?.data?.reason !== "synchronized") {
+          ctx.fail(`approve: expected synchronized (exit 19), got ${a.code}: ${a.raw}`);
+        }
+        const sw = await sweepSh(ctx, ["approve", c.pane.id]);
+        if (sw.code !== 19) ctx.fail(`sweep.sh approve: expected 19, got ${sw.code}: ${sw.text}`);
+        const se = await droverJson(ctx, ["send", c.pane.id, "hello"]);
+        if (se.code !== 19 || se.out?.error?.code !== "PANES_SYNCHRONIZED") {
+          ctx.fail(`send: expected PANES_SYNCHRONIZED (exit 19), got ${se.code}: ${se.raw}`);
+        }
+        const d = await driveOnce(ctx, c.pane.session, ["touch"]);
+        if (d.code !== 19) ctx.fail(`drive: expected exit 19, got ${d.code}: ${d.raw}`);
+        await expectKeysSince(
+          ctx,
+          mark,
+          [],
+          "approve, sweep.sh approve, send, drive: synchronized",
+        );
+        if (await exists(marker)) ctx.fail("the command ran");
+        const catScreen = await ctx.lab.tmux("capture-pane", "-p", "-t", beside);
+        if (catScreen.trim() !== "") ctx.fail(`the pane beside got input:\n${catScreen}`);
+
+        ctx.step("synchronize-panes off: the same prompt is approved with its one key");
+        await ctx.lab.tmux("set-option", "-w", "-t", c.pane.id, "synchronize-panes", "off");
+        mark = await keysSoFar(ctx);
+        const ok = await droverJson(ctx, ["approve", c.pane.id]);
+        if (ok.code !== 0) ctx.fail(`approve after sync off: exit ${ok.code}: ${ok.raw}`);
+        await expectKeysSince(ctx, mark, ["1"], "approve once synchronize-panes is off");
+        await c.pane.waitFor("The marker file is in place.", { timeoutMs: 60_000 });
+        if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
       },
     },
   ],

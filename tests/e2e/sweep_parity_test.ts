@@ -1,14 +1,16 @@
 /**
- * One judgement for sweep.sh and drive. Every recorded screen (all CLIs, all versions under
- * tests/fixtures) and hand-made dangerous prompts in each CLI's real prompt chrome are shown in
- * replay doubles on private tmux servers; then
+ * One judgement for sweep.sh and drive. Every screen under tests/fixtures (all CLIs, all versions,
+ * and every hand-made one) and hand-made dangerous prompts in each CLI's real prompt chrome (each
+ * recorded version whose chrome differs) are shown in replay doubles on private tmux servers; then
  *   - `drover drive --once --approve allowlist` judges and acts on all of them (the real loop), and
  *     `sweep.sh classify` judges each pane's capture: both must take the same action;
  *   - `sweep.sh approve-eval` (approve's own bash gate) and drover's gate judge each capture: both
  *     must press the same key or refuse for the same reason.
  * Mutations caught: sweep.sh classify wording one verdict as another (e.g. a danger as "not
  * allowlisted"), drive judging the allowlist before the danger rules, the bash gate reading a
- * choice row's selection wrongly (the hand-made moved-selection screen).
+ * choice row's selection wrongly (the hand-made moved-selection screen), the bash gate without its
+ * not-affirmative check on numbered options ("1. No") or reading 2.1.332's column selection wrongly
+ * (the swapped columns), option 1 taken from the last numbered option (each verified).
  */
 import assert from "node:assert/strict";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
@@ -263,6 +265,33 @@ function onlyCases(): RegExp | undefined {
   return v ? new RegExp(v) : undefined;
 }
 
+/**
+ * The hand-made screens of tests/fixtures/hand-made/<cli>/ (recorded screens edited as each
+ * manifest entry says: status lines, a limit menu reordered): both sides must agree on them too.
+ */
+async function handmadeFolderCases(): Promise<Case[]> {
+  const out: Case[] = [];
+  for await (const folder of Deno.readDir(`${FIXTURES}/hand-made`)) {
+    const cli = FOLDER_CLI[folder.name];
+    if (!folder.isDirectory || folder.name === "lookalike") continue;
+    assert.ok(cli, `tests/fixtures/hand-made/${folder.name}: no CLI mapped for it in this test`);
+    const dir = `${FIXTURES}/hand-made/${folder.name}`;
+    const m = JSON.parse(await Deno.readTextFile(`${dir}/manifest.json`));
+    assert.equal(m.hand_made, true, `${dir}/manifest.json says hand_made`);
+    for (const e of m.screens as { file: string; styled?: string; size: string }[]) {
+      const [cols, rows] = e.size.split("x").map(Number);
+      out.push({
+        name: `hand-made ${folder.name}/${e.file.replace(/\.txt$/, "")}`,
+        cli,
+        size: e.size,
+        screen: { text: await Deno.readTextFile(`${dir}/${e.styled ?? e.file}`), cols, rows },
+      });
+    }
+  }
+  assert.ok(out.length >= 5, `only ${out.length} hand-made screens under tests/fixtures/hand-made`);
+  return out;
+}
+
 // deno-lint-ignore no-explicit-any
 type Loose = any;
 
@@ -386,7 +415,11 @@ async function showAll(
 
 Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval presses what drover's gate presses, on every recorded screen and hand-made dangerous prompt", async () => {
   const { cases: recorded, counts } = await recordedCases();
-  const handmade = [...await handmadeCases(), ...await lookalikeCases()];
+  const handmade = [
+    ...await handmadeCases(),
+    ...await lookalikeCases(),
+    ...await handmadeFolderCases(),
+  ];
   const only = onlyCases();
   const all = [...recorded, ...handmade].filter((c) => only === undefined || only.test(c.name));
   if (only) console.error(`parity: ${PARITY_ONLY}=${only.source}: ${all.length} cases only`);

@@ -299,6 +299,29 @@ Deno.test("sweep.sh approve-eval: its shifted live window ends exactly 6 non-bla
   }
 });
 
+// Hand-made (Claude Code wording): a prompt block with 4 lines of output under it and no footer.
+// A marker within the last 15 lines is not enough: an option line (or a marker) must sit in the
+// last 4, as drover's liveness says. Mutation caught (verified): sweep.sh's true-end rule reduced
+// to "a marker anywhere in the block" (`tail_marker || block_marker`).
+Deno.test("sweep.sh approve-eval: a marker in the block without an option line at the end is not live", async () => {
+  const text = [
+    " Do you want to proceed?",
+    " ❯ 1. Yes",
+    "   2. No",
+    ...Array.from({ length: 4 }, (_, i) => `output line ${i}`),
+  ].join("\n") + "\n";
+  assert.equal(detect({ plain: text }, resolveProfile("claude", EMPTY_CONFIG)).live_prompt, false);
+  const tmp = await Deno.makeTempDir();
+  try {
+    const env = { DROVER: await droverExe(tmp) };
+    const res = await sweep(["--cli", "claude", "approve-eval"], { stdin: text, env });
+    assert.equal(res.stdout, "refuse (no-live-prompt)\n", res.stderr);
+    assert.equal(res.code, 12);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 Deno.test("sweep.sh detect-stuck reports stuck shapes once per dedup window", async () => {
   await using r = await sweepRig(need(/^pasted-text$/));
   const first = await r.run(["--session", "agents", "detect-stuck"]);

@@ -1179,7 +1179,9 @@ cmd_approve() {
       ((same)) || break
     done
     if ((stray)); then
-      # The gate was wrong: the digit went into an input line. Nothing more is sent.
+      # The gate was wrong: the digit went into an input line. Nothing more is sent; the pane is
+      # marked (drover's own option) so no drive tick submits the stray digit as typed input.
+      t set-option -p -t "$pane" @drover-stray-key "$key" >/dev/null 2>&1 || true
       release_claim
       printf 'key-in-input pane %s: sent %s and a "1" showed up in the input line; nothing more sent (clear it by hand)\n' "$pane" "$key"
       exit 20

@@ -17,6 +17,7 @@ import { capturePane } from "../tmux/capture.ts";
 import type { PaneInfo } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
 import { sendKeys } from "../tmux/send.ts";
+import { setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.ts";
 import { acquireClaim, claimName, peekClaim } from "./claim.ts";
 import {
   APPROVE_EXIT,
@@ -267,6 +268,8 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
 
     let after = await settle();
     if (keyInInput(after)) {
+      // Marked on the pane itself, so no drive tick later submits the stray digit as input.
+      await setPaneOption(req.server, req.pane.id, STRAY_KEY_OPTION, g2.key).catch(() => {});
       return {
         ...report(after),
         outcome: "key-in-input",

@@ -182,6 +182,19 @@ export function holdsStrayKey(v: DriveVerdicts, key: string): boolean {
   return key !== "" && box.endsWith(key);
 }
 
+/** Drover's own key, typed where a prompt seemed to be: an Enter would send it as a message. */
+export function strayKeyEscalation(pane: PaneRef, typed: string, key: string): PanePlan {
+  return {
+    kind: "escalate",
+    reason: "key-in-input",
+    key: `${pane.id}\u001fkey-in-input\u001f${typed}`,
+    text: typed,
+    message: `the input box holds "${
+      oneLine(typed, 80)
+    }", ending in the "${key}" an approval sent (key-in-input): not submitting it — clear the line by hand`,
+  };
+}
+
 /** Keep the remembered timers in step with what the pane shows now (pure state upkeep). */
 export function observe(st: DriveState, pane: PaneRef, v: DriveVerdicts, now: number): void {
   const mem = st.panes[pane.id];
@@ -314,16 +327,7 @@ export function planPane(
   const typed = strandedText(v);
   const stray = st.panes[pane.id]?.strayKey;
   if (typed !== null && stray && holdsStrayKey(v, stray.text)) {
-    // Drover's own key, typed where a prompt seemed to be: an Enter would send it as a message.
-    return {
-      kind: "escalate",
-      reason: "key-in-input",
-      key: `${pane.id}\u001fkey-in-input\u001f${typed}`,
-      text: typed,
-      message: `the input box holds "${
-        oneLine(typed, 80)
-      }", ending in the "${stray.text}" an approval sent (key-in-input): not submitting it — clear the line by hand`,
-    };
+    return strayKeyEscalation(pane, typed, stray.text);
   }
   if (typed !== null) {
     const done = st.panes[pane.id]?.submitted;

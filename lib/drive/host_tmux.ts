@@ -19,6 +19,7 @@ import { listPanes, type PaneInfo } from "../tmux/panes.ts";
 import { localTimeZone } from "../limit/local.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
+import { getPaneOption, setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.ts";
 import {
   commandBlockLines,
   commandStandsAlone,
@@ -173,6 +174,19 @@ export class TmuxDriveHost implements DriveHost {
     try {
       await sendKeys(this.o.server, pane.ref.id, keys);
     } catch (e) {
+      this.gone(e);
+    }
+  }
+
+  async strayKey(pane: HostPane, clear = false): Promise<string | undefined> {
+    try {
+      if (clear) {
+        await setPaneOption(this.o.server, pane.ref.id, STRAY_KEY_OPTION, "");
+        return undefined;
+      }
+      return await getPaneOption(this.o.server, pane.ref.id, STRAY_KEY_OPTION);
+    } catch (e) {
+      if (e instanceof DroverError && e.code === "TARGET_NOT_FOUND") return undefined;
       this.gone(e);
     }
   }

@@ -9,10 +9,12 @@ import { DroverError } from "../errors.ts";
 import {
   type DriveSettings,
   type DriveVerdicts,
+  holdsStrayKey,
   observe,
   type PanePlan,
   planPane,
   strandedText,
+  strayKeyEscalation,
 } from "./decide.ts";
 import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
@@ -61,6 +63,11 @@ export interface DriveHost {
   lookOne(pane: HostPane): Promise<DriveVerdicts | null>;
   keys(pane: HostPane, keys: string[]): Promise<void>;
   typeLiteral(pane: HostPane, text: string): Promise<void>;
+  /**
+   * The key an approver (any: drover approve, sweep.sh, drive) left in the pane's input box by
+   * mistake (key-in-input), from the pane's own marker; undefined when none. `clear` drops it.
+   */
+  strayKey?(pane: HostPane, clear?: boolean): Promise<string | undefined>;
   /**
    * The §6 gate. `accept` re-checks each capture the gate judges: a capture it rejects must be
    * treated as "no live prompt" so nothing is sent.
@@ -302,6 +309,15 @@ export class DriveLoop {
         const fresh = await this.host.lookOne(pane);
         if (fresh?.synchronized) throw synchronizedNow(pane);
         if (!fresh || strandedText(fresh) !== plan.text) return undefined;
+        // A stray key another approver left (the pane's marker) is never submitted either.
+        const stray = await this.host.strayKey?.(pane);
+        if (stray !== undefined && holdsStrayKey(fresh, stray)) {
+          (this.state.panes[ref.id] ??= {}).strayKey = { text: stray, at: this.host.now() };
+          const e = strayKeyEscalation(ref, plan.text, stray);
+          if (e.kind === "escalate") await this.escalate(ref, e);
+          return undefined;
+        }
+        if (stray !== undefined) await this.host.strayKey?.(pane, true);
         await this.host.keys(pane, ["Enter"]);
         (this.state.panes[ref.id] ??= {}).submitted = { text: plan.text, at: this.host.now() };
         await this.emit(

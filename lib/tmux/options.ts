@@ -5,6 +5,13 @@ import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
 
 export const CLI_OPTION = "@drover-cli";
 
+/**
+ * Set on a pane when an approval's `1` landed in its input box (key-in-input): that text is
+ * drover's own stray key, which no later drive tick may submit as typed-but-unsent input —
+ * whichever approver (drover approve, sweep.sh approve, drive) sent it. Empty when unset.
+ */
+export const STRAY_KEY_OPTION = "@drover-stray-key";
+
 function checkName(name: string): void {
   if (!/^@[A-Za-z0-9_-]+$/.test(name)) {
     throw new DroverError("INVALID_ARGUMENT", `not a tmux user option name: ${name}`);

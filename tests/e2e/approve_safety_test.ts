@@ -221,3 +221,54 @@ Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the 
   assert.equal(await r.other.keys(), "");
   assert.equal(await r.orch.keys(), "");
 });
+
+Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick never submits it, and forgets it once cleared", async () => {
+  await using r = await rig(await screen("bash-prompt"));
+  await r.agent.onKey("1", await readyTyped("1"));
+  const res = await r.approve(r.agent.paneId);
+  assert.equal(res.code, 20, JSON.stringify(res.out));
+  const mark = await r.srv.tmux(
+    "show-options",
+    "-p",
+    "-q",
+    "-v",
+    "-t",
+    r.agent.paneId,
+    "@drover-stray-key",
+  );
+  assert.equal(mark.trim(), "1");
+  const tick = () =>
+    drover([
+      "-L",
+      r.srv.name,
+      "drive",
+      "--session",
+      "agents",
+      "--once",
+      "--json",
+      "--state",
+      `${r.runtime}/state`,
+    ], { env: { XDG_RUNTIME_DIR: r.runtime } });
+  const run = await tick();
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.doesNotMatch(run.stdout, /"event":"input-submitted"/, run.stdout);
+  assert.match(run.stdout, /"reason":"key-in-input"/, run.stdout);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.equal(await r.agent.keys(), "1");
+  // Cleared by hand, then a person types something else: that is stranded input as usual.
+  await r.agent.show(await readyTyped("fix the tests"));
+  const later = await tick();
+  assert.match(later.stdout, /"event":"input-submitted"/, later.stdout);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.equal(await r.agent.keys(), "1\r");
+  const cleared = await r.srv.tmux(
+    "show-options",
+    "-p",
+    "-q",
+    "-v",
+    "-t",
+    r.agent.paneId,
+    "@drover-stray-key",
+  );
+  assert.equal(cleared.trim(), "");
+});

@@ -112,8 +112,8 @@ function ccShortBlock(size: string, prefix = ""): Line[] {
 }
 
 /** The bottom chrome of a recorded screen: the rule above its input line through its footer. */
-function ccChrome(scenario: string, size: string): Line[] {
-  const rel = `${CC}/${scenario}@${size}`;
+function ccChrome(scenario: string, size: string, cc = CC): Line[] {
+  const rel = `${cc}/${scenario}@${size}`;
   const last = lastNonBlank(rel);
   const r = readReal(rel);
   let top = last;
@@ -131,8 +131,8 @@ function ccChromeTyped(size: string, typed: string): Line[] {
 }
 
 /** The recorded spinner line of the busy screen. */
-function ccSpinner(size: string): Line[] {
-  const rel = `${CC}/busy@${size}`;
+function ccSpinner(size: string, cc = CC): Line[] {
+  const rel = `${cc}/busy@${size}`;
   const i = indexOf(rel, (l) => /^\S+ \S+… \([0-9]+s ·/.test(l));
   return real(rel, i, i);
 }
@@ -147,10 +147,11 @@ function claude(
   shows: string,
   from: string[],
   [above, block, below]: [Line[], Line[], Line[]],
+  version = "2.1.197",
 ): Lookalike {
   return {
     dir: "claude-code",
-    version: "2.1.197",
+    version,
     cli: "claude",
     name,
     size,
@@ -278,6 +279,85 @@ function claudeScreens(size: string): Lookalike[] {
   ];
 }
 
+// ---- Claude Code 2.1.332 chrome (manual and auto mode), 80x24 ----
+
+const CC332 = "claude-code/2.1.332";
+
+/** A recorded 2.1.332 prompt block: the rule above "Bash command" through "Esc to cancel". */
+function cc332Block(scenario: string, size: string, prefix = ""): Line[] {
+  const rel = `${CC332}/${scenario}@${size}`;
+  const head = indexOf(rel, (l) => l.trim() === "Bash command");
+  const foot = indexOf(rel, (l) => l.includes("Esc to cancel"), head);
+  return real(rel, head - 1, foot, prefix);
+}
+
+function claude332Screens(): Lookalike[] {
+  const size = "80x24";
+  const v = "2.1.332";
+  const retry = `${CC332}/api-retrying@${size}`;
+  const retryLine = indexOf(retry, (l) => l.startsWith("✻"));
+  return [
+    claude(
+      "echo-above-idle-box",
+      size,
+      "the agent's reply quotes 2.1.332's whole prompt block, directly above the manual-mode input box",
+      [`bash-prompt@${size}`, `ready@${size}`],
+      [text("● It said:"), cc332Block("bash-prompt", size), [
+        ...text(""),
+        ...ccChrome("ready", size, CC332),
+      ]],
+      v,
+    ),
+    claude(
+      "no-first-above-auto-idle-box",
+      size,
+      '2.1.332\'s un-numbered "❯ No / Yes" block quoted above the auto-mode input box',
+      [`auto-no-first-prompt@${size}`, `mode-auto-default@${size}`],
+      [text("● It said:"), cc332Block("auto-no-first-prompt", size), [
+        ...text(""),
+        ...ccChrome("mode-auto-default", size, CC332),
+      ]],
+      v,
+    ),
+    claude(
+      "streaming-above-busy-box",
+      size,
+      "2.1.332: the prompt block streamed as the reply, spinner and busy input box below",
+      [`bash-prompt@${size}`, `busy@${size}`],
+      [[], cc332Block("bash-prompt", size), [
+        ...ccSpinner(size, CC332),
+        ...text(""),
+        ...ccChrome("busy", size, CC332),
+      ]],
+      v,
+    ),
+    claude(
+      "above-retrying-busy-line",
+      size,
+      "2.1.332: the prompt block above the API-retry line and the busy input box",
+      [`bash-prompt@${size}`, `api-retrying@${size}`],
+      [[], cc332Block("bash-prompt", size), [
+        ...real(retry, retryLine, retryLine),
+        ...text(""),
+        ...ccChrome("api-retrying", size, CC332),
+      ]],
+      v,
+    ),
+    claude(
+      "bash-shell",
+      size,
+      'a plain bash pane that printed 2.1.332\'s "❯ No / Yes" prompt block; its last line is `$ `',
+      [`auto-no-first-prompt@${size}`],
+      [
+        text("dev@host:~/project$ cat saved-screen.ansi"),
+        cc332Block("auto-no-first-prompt", size),
+        text("dev@host:~/project$ "),
+      ],
+      v,
+    ),
+  ];
+}
+
 // ---- the other CLIs: each CLI's own recorded prompt block above its own idle input line ----
 
 function other(
@@ -362,7 +442,12 @@ function otherScreens(): Lookalike[] {
 }
 
 export function lookalikes(): Lookalike[] {
-  return [...claudeScreens("80x24"), ...claudeScreens("120x40"), ...otherScreens()];
+  return [
+    ...claudeScreens("80x24"),
+    ...claudeScreens("120x40"),
+    ...claude332Screens(),
+    ...otherScreens(),
+  ];
 }
 
 export interface Built {

@@ -824,13 +824,14 @@ analyze() {
   done
   # Option 1 = the last option line numbered 1 in the region (drover keeps the last run of
   # options that starts at 1); its selection glyph sits in the stripped lead.
-  local m0 num text
+  local m0 num text fp_end=0
   for ((i = rs; i <= re; i++)); do
     strip_decoration "${NB[i]}"
-    FP+="${STRIPPED}"$'\n'
+    ((i >= ms)) && FP+="${STRIPPED}"$'\n'
     mp "$STRIPPED" "$OPT_RE" || continue
     m0=${BASH_REMATCH[0]}
     [[ $m0 =~ [0-9]+ ]] || continue
+    fp_end=${#FP}
     num=$((10#${BASH_REMATCH[0]}))
     ((num > 0)) && NUMBERED=1
     ((num == 1)) || continue
@@ -841,6 +842,10 @@ analyze() {
     if [[ "$LEAD" == *["$sel"]* ]]; then OPT1_SEL=1; else OPT1_SEL=0; fi
     if mi "$OPT1" "$broad_re"; then BROAD1=1; else BROAD1=0; fi
   done
+  # The prompt is its modal, from the top rule to the last option (drover's fingerprint is its
+  # command and options): lines scrolling by above it, or drawn below the last option (the
+  # footer, a digit echoed under it), do not make it another prompt.
+  ((fp_end > 0)) && FP=${FP:0:fp_end}
   # Selection moves between captures; the fingerprint must not.
   FP=${FP//["$sel"]/}
   # No numbered option: an un-numbered column (read from its shape, like drover's) or else a
@@ -925,11 +930,15 @@ synchronized() {
 capture_pane() {
   local sep out
   sep="drover-sweep-$$-$RANDOM$RANDOM$RANDOM-$(date +%s%N)"
-  out=$(t capture-pane -p -J -t "$1" \; display-message -p "$sep" \; capture-pane -p -e -J -t "$1" 2>/dev/null) ||
-    return 1
+  # The trailing "." keeps $(…) from eating the newlines of a blank screen (which would lose
+  # the separator's own newline and make an empty pane look vanished).
+  out=$(t capture-pane -p -J -t "$1" \; display-message -p "$sep" \; capture-pane -p -e -J -t "$1" 2>/dev/null &&
+    printf .) || return 1
+  out=${out%.}
   [[ "$out" == *$'\n'"$sep"$'\n'* ]] || return 1
   CAP=${out%%$'\n'"$sep"$'\n'*}
   CAPS=${out#*$'\n'"$sep"$'\n'}
+  CAPS=${CAPS%%+($'\n')}
 }
 
 # pane_row PANE_ID SESSION -> ROW_ROLE ROW_CLI ROW_STATE (from drover's own inventory)
@@ -996,14 +1005,17 @@ take_claim() {
   [[ -O "$dir" ]] || die 3 "claim directory $dir belongs to another user"
   path="$dir/$(claim_name "$sock" "$pane")"
   CLAIM_TOKEN="sweep.sh pid=$$ at=$(date +%s) rand=$RANDOM$RANDOM"
-  if (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
+  # noclobber (set -C) refuses only an existing regular file: a FIFO put at the path would be
+  # opened and wait for a reader for ever. Write only where nothing is; read only a file.
+  if [[ ! -e "$path" && ! -L "$path" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
     CLAIM_PATH=$path
     return 0
   fi
   now=$(date +%s)
   mtime=$(stat -c %Y -- "$path" 2>/dev/null) || mtime=""
   ino=$(stat -c %i -- "$path" 2>/dev/null) || ino=""
-  CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""
+  CLAIM_HOLDER="(not a file)"
+  [[ -f "$path" ]] && { CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""; }
   CLAIM_HOLDER_PATH=$path
   # Unknown age is never stale; a fresh claim stands.
   [[ -n "$mtime" && -n "$ino" ]] || return 1
@@ -1017,7 +1029,7 @@ take_claim() {
     return 1
   fi
   rm -f -- "$aside"
-  if (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
+  if [[ ! -e "$path" && ! -L "$path" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
     CLAIM_PATH=$path
     return 0
   fi

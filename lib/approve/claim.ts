@@ -62,7 +62,13 @@ async function createExclusive(path: string, token: string): Promise<boolean> {
 
 async function readHolder(path: string): Promise<string> {
   try {
-    return (await Deno.readTextFile(path)).trim();
+    // Reading a FIFO put at a claim's path would wait for a writer for ever (and hold the drive
+    // tick with it): only a regular file, and only its first KiB, is read.
+    if (!(await Deno.stat(path)).isFile) return "(not a file)";
+    using f = await Deno.open(path, { read: true });
+    const buf = new Uint8Array(1024);
+    const n = await f.read(buf);
+    return new TextDecoder().decode(buf.subarray(0, n ?? 0)).trim();
   } catch {
     return "";
   }

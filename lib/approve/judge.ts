@@ -1,6 +1,7 @@
 /** Binds the detectors to one pane's CLI: capture → the verdicts the gate reads. */
 import type { Config } from "../config/load.ts";
 import { bottomModalLines, detect } from "../detect/mod.ts";
+import type { ZoneSource } from "../detect/limit.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import type { PaneCapture } from "../tmux/capture.ts";
 import type { JudgedVerdicts } from "./mod.ts";
@@ -14,7 +15,7 @@ export type Verdicts = ReturnType<typeof detect>;
 /** The clock a detector reads printed reset times against (lib/detect `DetectOptions.now`). */
 export interface DetectClock {
   now: () => number;
-  timeZone: string;
+  timeZone: ZoneSource;
 }
 
 export function makeDetector(

@@ -72,6 +72,6 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
   const styled = o.styled !== undefined
     ? await readCapture(o.styled, "the styled capture")
     : undefined;
-  const v = detect({ plain, styled }, profile, { title: o.title, now, timeZone: localTimeZone() });
+  const v = detect({ plain, styled }, profile, { title: o.title, now, timeZone: localTimeZone });
   return { data: v, human: humanVerdicts(v) };
 }

@@ -25,12 +25,26 @@ export interface CommandResult<T = unknown> {
 
 const encoder = new TextEncoder();
 
+/**
+ * Every byte, or nothing once the reader is gone: `drover panes | head` closes the pipe early, and
+ * that is the reader's choice, not a failure worth a stack trace. The command still finishes and
+ * exits with its own code.
+ */
+function writeAll(stream: typeof Deno.stdout | typeof Deno.stderr, text: string): void {
+  const bytes = encoder.encode(text);
+  try {
+    for (let done = 0; done < bytes.length;) done += stream.writeSync(bytes.subarray(done));
+  } catch (e) {
+    if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+  }
+}
+
 export function writeOut(text: string): void {
-  Deno.stdout.writeSync(encoder.encode(text));
+  writeAll(Deno.stdout, text);
 }
 
 export function writeErr(text: string): void {
-  Deno.stderr.writeSync(encoder.encode(text));
+  writeAll(Deno.stderr, text);
 }
 
 /**

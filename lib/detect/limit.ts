@@ -19,11 +19,18 @@ export interface Limit {
   limit_resets_at: string | null;
 }
 
+/**
+ * The IANA name of a zone, or where to get it: reading the machine's zone starts ICU, which costs
+ * more than the rest of a `detect` start together, so callers hand over a function and it is
+ * called only when a printed reset time needs it.
+ */
+export type ZoneSource = string | (() => string);
+
 export interface LimitClock {
   /** Epoch ms; without it no reset instant is computed. */
   now?: number;
-  /** IANA name of the local zone, for a time printed without one (default UTC). */
-  timeZone?: string;
+  /** The local zone, for a time printed without one (default UTC). */
+  timeZone?: ZoneSource;
 }
 
 export const NO_LIMIT: Limit = { limit: null, limit_resets_at: null };
@@ -46,9 +53,10 @@ export function limitOf(
       const v = g[name];
       if (v !== undefined && v.trim() !== "") captures[name] = v;
     }
-    const at = clock.now === undefined
-      ? null
-      : resetIso(captures, { now: clock.now, timeZone: clock.timeZone ?? "UTC" });
+    const at = clock.now === undefined ? null : resetIso(captures, {
+      now: clock.now,
+      timeZone: typeof clock.timeZone === "function" ? clock.timeZone() : clock.timeZone ?? "UTC",
+    });
     return { limit: hit.text, limit_resets_at: at };
   }
   return NO_LIMIT;

@@ -25,7 +25,7 @@ import {
   readinessOf,
 } from "./readiness.ts";
 import { screenOf } from "./screen.ts";
-import { limitOf } from "./limit.ts";
+import { limitOf, type ZoneSource } from "./limit.ts";
 import { stuckOf } from "./stuck.ts";
 import { styledLines } from "./text.ts";
 import { cliVersionOf } from "./version.ts";
@@ -44,8 +44,8 @@ export interface DetectOptions {
    * it). Passed in, never read here; without it `limit_resets_at` stays null.
    */
   now?: number;
-  /** IANA name of the local zone, for a reset time printed without one (default UTC). */
-  timeZone?: string;
+  /** The local zone, for a reset time printed without one (default UTC); a function is called only then. */
+  timeZone?: ZoneSource;
 }
 
 export type PaneState = "unavailable" | "prompt" | "dialog" | "busy" | "shell" | "idle" | "unknown";

@@ -87,7 +87,7 @@ export class TmuxDriveHost implements DriveHost {
   private readonly clock: DetectClock;
 
   constructor(private readonly o: TmuxHostOptions) {
-    this.clock = { now: o.clock ?? Date.now, timeZone: o.timeZone ?? localTimeZone() };
+    this.clock = { now: o.clock ?? Date.now, timeZone: o.timeZone ?? localTimeZone };
   }
 
   private gone(e: unknown): never {

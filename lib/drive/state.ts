@@ -147,8 +147,20 @@ export async function loadState(
 ): Promise<LoadedState> {
   let parsed: DriveState | string;
   try {
-    const bytes = await readFileCapped(path, MAX_STATE_BYTES, `state file ${path}`);
-    parsed = parseState(new TextDecoder().decode(bytes), session);
+    // Opening a FIFO (or a device) for reading waits for a writer, for ever: such a thing put at
+    // this path is set aside unread, like a damaged file.
+    const info = await Deno.stat(path).catch((e) => {
+      if (e instanceof Deno.errors.NotFound) return null;
+      throw e;
+    });
+    if (info === null) return { state: freshState(session) };
+    // A directory stays where it is: the tick's writability check reports it (STATE_UNWRITABLE).
+    if (!info.isFile && !info.isDirectory) {
+      parsed = "it is not a regular file";
+    } else {
+      const bytes = await readFileCapped(path, MAX_STATE_BYTES, `state file ${path}`);
+      parsed = parseState(new TextDecoder().decode(bytes), session);
+    }
   } catch (e) {
     if (e instanceof TooLarge) {
       parsed = `it is larger than ${describeBytes(MAX_STATE_BYTES)}`;

@@ -3,10 +3,15 @@
  * (lib/cli, the drive host), never inside a detector. `TZ` in the environment sets it, as it does
  * for the CLIs that printed the time.
  */
+let cached: string | undefined;
+
+/** Read once per process, and only when asked: it starts ICU (tens of ms). */
 export function localTimeZone(): string {
+  if (cached !== undefined) return cached;
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    cached = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   } catch {
-    return "UTC";
+    cached = "UTC";
   }
+  return cached;
 }

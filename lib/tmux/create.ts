@@ -114,7 +114,7 @@ export function newSession(
     server,
     word("new-session"),
     [...args, ...commandArgs(spec)],
-    `session "${session}"`,
+    `session "${clip(session, 80)}"`,
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import { DroverError, invalidArgument } from "../errors.ts";
 import { data, fmt, word } from "./arg.ts";
-import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
+import { clip, isMissingTarget, tmux, type TmuxServer } from "./run.ts";
 
 export interface PaneInfo {
   /** tmux pane id, e.g. "%12": stable for the pane's life, used for every later command. */
@@ -155,7 +155,7 @@ export async function listPanes(server: TmuxServer, opts: ListOptions = {}): Pro
     if (opts.session !== undefined && isMissingTarget(msg)) {
       throw new DroverError(
         "TARGET_NOT_FOUND",
-        `no tmux session named "${opts.session}" (see \`tmux list-sessions\`)`,
+        `no tmux session named "${clip(opts.session, 80)}" (see \`tmux list-sessions\`)`,
       );
     }
     // Re-run through the primitive so the usual TMUX_UNAVAILABLE / TMUX_FAILED mapping applies.
@@ -180,7 +180,9 @@ export function parseTarget(target: string): ParsedTarget {
     return { kind: "path", session: m[1], window: Number(m[2]), pane: Number(m[3]) };
   }
   throw invalidArgument(
-    `invalid target "${target}": use a tmux pane id (%12) or session:window.pane (agents:0.1)`,
+    `invalid target "${
+      clip(target, 80)
+    }": use a tmux pane id (%12) or session:window.pane (agents:0.1)`,
   );
 }
 
@@ -195,7 +197,9 @@ export async function resolveTarget(server: TmuxServer, target: string): Promise
       if (e instanceof DroverError && e.code === "TARGET_NOT_FOUND") {
         throw new DroverError(
           "TARGET_NOT_FOUND",
-          `target ${target} not found: no session "${parsed.session}" on this tmux server`,
+          `target ${clip(target, 80)} not found: no session "${
+            clip(parsed.session, 80)
+          }" on this tmux server`,
         );
       }
       throw e;

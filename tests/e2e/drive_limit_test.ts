@@ -26,9 +26,10 @@ interface Tick {
 }
 
 /** One cron tick: `drive --once` with the resume on, at the given instant. */
-async function tick(box: CronBox, now: string, extra = ""): Promise<Tick> {
+async function tick(box: CronBox, now: string, extra = "", resume = "continue"): Promise<Tick> {
+  const q = `'${resume.replaceAll("'", `'\\''`)}'`;
   const r = await box.run(
-    `"$DROVER" drive --session agents --once --resume continue --settle 200ms ` +
+    `"$DROVER" drive --session agents --once --resume ${q} --settle 200ms ` +
       `--events "$HOME/events.jsonl" --now ${now} ${extra}`,
   );
   assert.doesNotMatch(r.stderr, /Failed to resolve|NotCapable|NotFound|Error:/, r.stderr);
@@ -166,13 +167,16 @@ Deno.test("drive limit (cron): the orchestrator exits 75 quietly until the reset
     assert.equal(await settled(orch), "");
     assert.deepEqual(names(await readEvents(box)), ["limit"]);
 
-    const after = await tick(box, at("18:39:01"));
+    // The resume text is typed byte-exact (issue 17): a trailing ";", "\;" and tmux formats are
+    // data, not tmux code.
+    const hostile = "continue; #{pane_id} #(exit 1) a\\; -x;";
+    const after = await tick(box, at("18:39:01"), "", hostile);
     assert.equal(after.code, 0, after.stdout);
-    assert.equal(await settled(orch), "continue\r");
+    assert.equal(await settled(orch), `${hostile}\r`);
     assert.deepEqual(names(after.events), ["limit", "resumed", "input-submitted"]);
-    const next = await tick(box, at("18:40:00"));
+    const next = await tick(box, at("18:40:00"), "", hostile);
     assert.equal(next.code, 0);
-    assert.equal(await settled(orch), "continue\r");
+    assert.equal(await settled(orch), `${hostile}\r`);
   } finally {
     for (const p of [orch, agent]) await cleanupReplay(p);
   }

@@ -183,3 +183,21 @@ Deno.test("launch refuses a session name tmux would rewrite, before creating any
   }
   assert.equal((await srv.tmux("list-sessions", "-F", "#{session_name}")).trim(), "holder");
 });
+
+// Found by the issue-17 audit: a 100 KB session name came back whole in the error message.
+Deno.test("a 100 KB session name or target is refused with a short message", async () => {
+  await using srv = await startTestServer();
+  await using agent = await fakeAgent();
+  const huge = "b".repeat(100_000);
+  const r = await droverOn(srv, agent, ["launch", "--cli", "fake", "--session", huge]);
+  assert.notEqual(r.code, 0);
+  assert.ok(r.stdout.length < 1000, `${r.stdout.length} bytes: ${r.stdout.slice(0, 300)}`);
+  for (
+    const args of [["read", `${huge}:0.0`], ["read", `${huge};`], ["panes", "--session", huge]]
+  ) {
+    const x = await droverOn(srv, agent, args);
+    assert.ok([1, 2, 4].includes(x.code), `${args[0]}: exit ${x.code}`);
+    assert.ok(x.stdout.length < 1000, `${args[0]}: ${x.stdout.length} bytes`);
+  }
+  assert.equal((await srv.tmux("list-sessions", "-F", "#{session_name}")).trim(), "holder");
+});

@@ -225,6 +225,62 @@ Deno.test("sweep.sh approve refuses Claude Code 2.1.332's un-numbered No-first p
   assert.equal(res.keys, "");
 });
 
+// Found by the issue-17 audit: a blank screen's trailing newlines were eaten by $(…) with the
+// capture separator's, so an empty pane read as "(pane vanished)" and approve said exit 4.
+Deno.test("sweep.sh: a pane with a blank screen is captured, not reported vanished", async () => {
+  await using srv = await startTestServer();
+  await srv.tmux("new-window", "-d", "-t", "holder:", "sleep 100000");
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
+  try {
+    const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
+    const snap = await sweep(["-L", srv.name, "--session", "holder", "snapshot"], { env });
+    assert.equal(snap.code, 0, snap.stdout + snap.stderr);
+    assert.doesNotMatch(snap.stdout, /vanished/);
+    assert.match(snap.stdout, /^=== %\d+ holder:1\.0 /m);
+    const res = await sweep(["-L", srv.name, "approve", "holder:1.0"], { env });
+    assert.equal(res.code, 12, res.stdout + res.stderr);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+// Found by the audit: sweep.sh fingerprinted the last 15 lines, so a "1" echoed under a prompt
+// that stayed live slid that window and read as "another prompt": "approved" (exit 0) where the
+// binary says "unconfirmed" (17). The pane is a recorded prompt `cat` into a pane that never
+// answers; tty echo draws each key below it.
+Deno.test("sweep.sh approve: a prompt that stays live after the 1 is unconfirmed (17), like the binary", async () => {
+  await using srv = await startTestServer();
+  const fixture = `${REPO_ROOT}tests/fixtures/${need(/^bash-prompt$/).rel}.ansi.txt`;
+  const show = `cat ${q(fixture)}; sleep 100000`;
+  for (let i = 0; i < 2; i++) await srv.tmux("new-window", "-d", "-t", "holder:", show);
+  await srv.waitFor("holder:2.0", (s) => /Do you want to proceed/.test(s));
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
+  try {
+    const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
+    const bin = await drover(["-L", srv.name, "approve", "holder:1.0"], { env });
+    assert.equal(bin.code, 17, bin.stdout + bin.stderr);
+    const res = await sweep(["-L", srv.name, "approve", "holder:2.0"], { env });
+    assert.equal(res.code, 17, res.stdout + res.stderr);
+    assert.match(res.stdout, /^unconfirmed pane %\d+: sent 1 \+ Enter;/m);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+// Found by the audit: noclobber (set -C) refuses only a regular file, so a FIFO at the claim path
+// was opened for writing and sweep.sh approve waited for a reader until its watchdog.
+Deno.test("sweep.sh approve: a FIFO at the claim path is a held claim, not a hang", async () => {
+  await using r = await sweepRig(need(/^bash-prompt$/));
+  const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+  await Deno.mkdir(`${r.tmp}/drover/claims`, { recursive: true });
+  const fifo = `${r.tmp}/drover/claims/${claimName(sock, r.agent.paneId)}`;
+  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  const res = await r.run(["approve", "agents:1.0"], { SWEEP_TIME_LIMIT: "60" });
+  assert.equal(res.code, 11, res.stdout + res.stderr);
+  assert.match(res.stdout, /claimed by another approver \(\(not a file\)/);
+  assert.equal(res.keys, "");
+});
+
 const OPENCODE = await manifestScreens("opencode");
 
 function oc(scenario: RegExp): ManifestScreen {

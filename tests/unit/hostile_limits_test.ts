@@ -5,6 +5,7 @@ import { freshState, loadState, MAX_STATE_BYTES } from "../../lib/drive/state.ts
 import { resolveDriveOptions } from "../../lib/drive/options.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { DroverError } from "../../lib/errors.ts";
+import { acquireClaim, peekClaim } from "../../lib/approve/claim.ts";
 
 /** An endless source that counts what was read from it. */
 function endless(): { read(p: Uint8Array): Promise<number>; served: number } {
@@ -80,5 +81,40 @@ Deno.test("--hook-timeout and [drive].hook_timeout: default 5s, flag wins, bound
       () => resolveDriveOptions({ session: "s", hookTimeout: bad }, {}, env),
       (e: unknown) => e instanceof DroverError && e.code === "INVALID_ARGUMENT",
     );
+  }
+});
+
+/** mkfifo PATH (a supervised agent, as the same user, can put one where drover reads). */
+async function mkfifo(path: string): Promise<void> {
+  const r = await new Deno.Command("mkfifo", { args: [path] }).output();
+  assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+}
+
+// Found by the issue-17 audit: opening a FIFO for reading waits for a writer for ever, so a FIFO
+// at the state path hung `drive --once` (and with it every later tick: they found it locked), and
+// one at a claim path hung approve. Each read must come back, with nothing written into the FIFO.
+Deno.test("a FIFO at the state path is set aside unread; one at a claim path is never read", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/s.state.json`;
+    await mkfifo(path);
+    const r = await loadState(path, "s", 9);
+    assert.deepEqual(r.state, freshState("s"));
+    assert.match(r.warning ?? "", /not a regular file; starting fresh; kept as .*corrupt-9/);
+
+    await Deno.mkdir(`${dir}/claims`);
+    await mkfifo(`${dir}/claims/pane`);
+    const held = await acquireClaim(`${dir}/claims`, "pane");
+    assert.equal(held.ok, false);
+    assert.equal(!held.ok && held.holder, "(not a file)");
+    assert.equal((await peekClaim(`${dir}/claims`, "pane")).holder, "(not a file)");
+    // Stale (older than the claim TTL): stolen like any stale claim, and then ours.
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(`${dir}/claims/pane`, old, old);
+    const stolen = await acquireClaim(`${dir}/claims`, "pane");
+    assert.equal(stolen.ok && stolen.stole, true);
+    if (stolen.ok) await stolen.claim.release();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -147,6 +147,10 @@ async function selectionOnTwo(): Promise<Screen> {
   return { ...s, text: lines.join("\n") };
 }
 
+/** An unconfirmed approve polls the pane 30 times through the bash gate: on a loaded machine that
+ * can take longer than the default watchdog (120 s), which is not what these tests are about. */
+const SLOW_OK = { SWEEP_TIME_LIMIT: "900" };
+
 // The one Enter after the digit is earned by the same live prompt showing option 1 selected.
 // Mutation caught (verified): sweep.sh reading option 1 as selected whatever its glyph says
 // (`OPT1_SEL=1`) — the moved selection below then gets "1 + Enter", confirming option 2.
@@ -155,7 +159,7 @@ Deno.test("sweep.sh approve: the Enter after the 1 only while option 1 shows sel
     await using r = await rig(await screen("bash-prompt"));
     await r.agent.onKey("1", await screen("bash-prompt"));
     await r.agent.onKey("\r", await screen("bash-answered"));
-    const res = await r.sweep(["approve", r.agent.paneId]);
+    const res = await r.sweep(["approve", r.agent.paneId], SLOW_OK);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /with 1 \+ Enter$/m);
     assert.equal(await r.agent.keys(), "1\r");
@@ -164,7 +168,7 @@ Deno.test("sweep.sh approve: the Enter after the 1 only while option 1 shows sel
     await using r = await rig(await screen("bash-prompt"));
     await r.agent.onKey("1", await selectionOnTwo());
     await r.agent.onKey("\r", await screen("bash-answered"));
-    const res = await r.sweep(["approve", r.agent.paneId]);
+    const res = await r.sweep(["approve", r.agent.paneId], SLOW_OK);
     assert.equal(res.code, 17, res.stdout + res.stderr);
     assert.match(res.stdout, /^unconfirmed pane %\d+: sent 1;/m);
     assert.equal(await r.agent.keys(), "1");

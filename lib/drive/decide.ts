@@ -234,7 +234,7 @@ export function planPane(
     const mem = st.panes[pane.id]?.limit;
     const step = limitStep(v, mem, now, s.resumeMarginMs ?? DEFAULT_RESUME_MARGIN_MS);
     // The banner of a limit already resumed is transcript now, not a limit.
-    if (step?.kind === "limit-stale") v = withoutStaleLimit(v);
+    if (step?.kind === "limit-stale") v = withoutStaleLimit(v, step.memory);
     else if (step) return { kind: "limit", step };
   }
   if (v.cli_unavailable !== null) {

@@ -7,7 +7,8 @@
  * types the resume text once, through the nudge's verified send path. One occurrence of a limit
  * gets at most one resume. A limit that comes back after the resume (its banner below the echo of
  * the resume text) is a new occurrence: it waits again, each time twice as long after its reset as
- * the last (capped at 6 h). A limit menu (upgrade / wait / switch model) is never answered.
+ * the last (capped at 6 h). A limit menu (upgrade / wait / switch model) is never answered. A CLI
+ * that goes on by itself (new transcript right below the banner) gets nothing typed.
  */
 import type { DriveVerdicts } from "./decide.ts";
 import type { LimitMemory } from "./state.ts";
@@ -53,6 +54,40 @@ export function limitAfterResume(v: DriveVerdicts, resumeText: string): boolean 
   return limitAt > echoAt;
 }
 
+/**
+ * The transcript right below the banner: its lines (normalised) down to the first rule or blank
+ * line, skipping a wrapped banner's own lines. Null when no banner is on screen.
+ */
+export function linesBelowBanner(v: DriveVerdicts): string[] | null {
+  if (!v.limit) return null;
+  const tail = v.tail ?? [];
+  const banner = norm(v.limit);
+  let at = -1;
+  for (let i = 0; i < tail.length; i++) {
+    const line = norm(tail[i]);
+    if (line.length >= 8 && banner.startsWith(line)) at = i;
+  }
+  if (at < 0) return null;
+  const out: string[] = [];
+  for (let i = at + 1; i < tail.length; i++) {
+    const line = norm(tail[i]);
+    if (line === "") break;
+    if (line.length >= 8 && banner.includes(line)) continue;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * Lines below the banner that were not there when the limit was first seen: the CLI went on by
+ * itself (its own auto-continue) or a person did. A menu closing only takes lines away.
+ */
+export function newBelowBanner(v: DriveVerdicts, mem: LimitMemory): string[] {
+  if (!mem.below) return [];
+  const now = linesBelowBanner(v) ?? [];
+  return now.filter((l) => !mem.below!.includes(l));
+}
+
 /** The limit screen is still the live one: banner shown, nothing live, not busy, empty input. */
 export function readyForResume(v: DriveVerdicts): boolean {
   return !!v.limit && !v.live_prompt && !v.mid_response && v.input_line === true &&
@@ -67,7 +102,16 @@ export type LimitStep =
   /** Due: re-capture, then type the resume text once. */
   | { kind: "resume"; memory: LimitMemory }
   /** The banner of an occurrence already resumed, still on screen: not a limit any more. */
-  | { kind: "limit-stale"; memory: LimitMemory };
+  | { kind: "limit-stale"; memory: LimitMemory }
+  /** The CLI went on by itself before the resume was due: remember it as over, type nothing. */
+  | { kind: "limit-moved-on"; memory: LimitMemory };
+
+/** What the transcript below the banner looks like now, once the CLI is not mid-turn. */
+function withBelow(m: LimitMemory, v: DriveVerdicts): LimitMemory {
+  if (m.below !== undefined || v.mid_response) return m;
+  const below = linesBelowBanner(v);
+  return below === null ? m : { ...m, below };
+}
 
 /**
  * What a pane's limit means on this tick, or null when limits do not apply (no banner, or a banner
@@ -87,13 +131,13 @@ export function limitStep(
     return {
       kind: "limit",
       comeback: false,
-      memory: {
+      memory: withBelow({
         text: banner!,
         resetsAt,
         dueAt: resetsAt + waitAfterReset(0, marginMs),
         resumes: 0,
         seenAt: now,
-      },
+      }, v),
     };
   }
   if (banner === null) return null;
@@ -103,32 +147,42 @@ export function limitStep(
       return {
         kind: "limit",
         comeback: false,
-        memory: {
+        memory: withBelow({
           text: banner,
           resetsAt,
           dueAt: resetsAt + waitAfterReset(mem.resumes, marginMs),
           resumes: mem.resumes,
           seenAt: now,
-        },
+        }, v),
       };
     }
-    return now >= mem.dueAt ? { kind: "resume", memory: mem } : { kind: "limit-wait", memory: mem };
+    // Judged only at the input line: a menu opening over the limit is not the CLI going on.
+    const moved = readyForResume(v) ? newBelowBanner(v, mem) : [];
+    if (moved.length > 0) {
+      return { kind: "limit-moved-on", memory: { ...mem, resumedAt: now, movedOn: moved } };
+    }
+    const m = withBelow(mem, v);
+    return now >= m.dueAt ? { kind: "resume", memory: m } : { kind: "limit-wait", memory: m };
   }
-  // Resumed once already.
-  if (!limitAfterResume(v, mem.resumeText ?? "")) return { kind: "limit-stale", memory: mem };
+  // Over once already: resumed by drover (its echo sits below the old banner), or the CLI went on
+  // by itself (what it wrote then still sits right below the old banner).
+  const stale = mem.movedOn
+    ? (linesBelowBanner(v) ?? []).some((l) => mem.movedOn!.includes(l))
+    : !limitAfterResume(v, mem.resumeText ?? "");
+  if (stale) return { kind: "limit-stale", memory: mem };
   // It came back. The same words as before name a reset that has passed: wait from now.
   const base = banner === mem.text || resetsAt === null ? now : Math.max(resetsAt, now);
   const wait = waitAfterReset(mem.resumes, marginMs);
   return {
     kind: "limit",
     comeback: true,
-    memory: {
+    memory: withBelow({
       text: banner,
       resetsAt: resetsAt ?? now,
       dueAt: base + wait,
       resumes: mem.resumes,
       seenAt: now,
-    },
+    }, v),
   };
 }
 
@@ -141,11 +195,18 @@ export function limitOver(v: DriveVerdicts, mem: LimitMemory, now: number): bool
   return mem.resumedAt === undefined || now - mem.resumedAt >= MAX_BACKOFF_MS;
 }
 
-/** The verdicts with a stale banner (an occurrence already resumed) no longer read as a limit. */
-export function withoutStaleLimit(v: DriveVerdicts): DriveVerdicts {
-  const same = v.cli_unavailable !== null && !!v.limit &&
-    (norm(v.limit).startsWith(norm(v.cli_unavailable)) ||
-      norm(v.cli_unavailable).startsWith(norm(v.limit)));
+/**
+ * The verdicts with a stale banner (an occurrence already resumed) no longer read as a limit. The
+ * unavailable line goes too when it is that banner or a line the CLI wrote with it (below it when
+ * first seen: 2.1.332's "● Usage limit reached · set to continue automatically at …"); another
+ * unavailable line (a credit or auth failure since) still counts.
+ */
+export function withoutStaleLimit(v: DriveVerdicts, mem?: LimitMemory): DriveVerdicts {
+  const un = v.cli_unavailable === null ? "" : norm(v.cli_unavailable);
+  const same = un !== "" && (
+    (!!v.limit && (norm(v.limit).startsWith(un) || un.startsWith(norm(v.limit)))) ||
+    (un.length >= 8 && (mem?.below ?? []).some((l) => l.includes(un)))
+  );
   return {
     ...v,
     limit: null,

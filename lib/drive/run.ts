@@ -19,7 +19,7 @@ import {
 import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";
-import { readyForResume } from "./limit.ts";
+import { newBelowBanner, readyForResume } from "./limit.ts";
 import { type NudgePort, nudgeText, sendNudge } from "./nudge.ts";
 import { type DriveState, type LimitMemory, pruneState, saveState, shouldEmit } from "./state.ts";
 
@@ -443,6 +443,9 @@ export class DriveLoop {
       });
       return this.waiting(ref, m);
     }
+    mem.limit = step.memory;
+    // The CLI went on by itself (its own auto-continue, or a person): over, nothing to type.
+    if (step.kind === "limit-moved-on") return undefined;
     if (step.kind === "limit-wait") return this.waiting(ref, step.memory);
     return await this.resume(pane, step.memory);
   }
@@ -500,6 +503,12 @@ export class DriveLoop {
         }; drover never answers a limit menu: close it (Esc) and the next tick types the resume text`,
       });
       return this.waiting(ref, m);
+    }
+    const moved = readyForResume(fresh) ? newBelowBanner(fresh, m) : [];
+    if (moved.length > 0) {
+      // The CLI went on by itself (its own auto-continue) or a person did: nothing to type.
+      mem.limit = { ...m, resumedAt: this.host.now(), movedOn: moved };
+      return undefined;
     }
     const text = this.opts.settings.resume ?? "";
     // One resume per occurrence, whatever comes of it: remembered on disk before the first key, so

@@ -47,6 +47,10 @@ export interface LimitMemory {
   resumedAt?: number;
   /** The text typed (its echo on screen tells an old banner from a new one). */
   resumeText?: string;
+  /** The transcript lines right below the banner when it was first seen (not mid-turn). */
+  below?: string[];
+  /** Set when the CLI went on by itself: the new lines below the banner that showed it. */
+  movedOn?: string[];
 }
 
 export interface OrchestratorMemory {
@@ -130,6 +134,13 @@ function parseLimit(x: unknown): LimitMemory | undefined {
   };
   if (finite(x.resumedAt)) m.resumedAt = x.resumedAt;
   if (typeof x.resumeText === "string") m.resumeText = x.resumeText.slice(0, 1000);
+  const lines = (y: unknown) =>
+    Array.isArray(y) && y.every((l) => typeof l === "string")
+      ? y.slice(0, 32).map((l) => l.slice(0, 1000))
+      : undefined;
+  const below = lines(x.below), movedOn = lines(x.movedOn);
+  if (below) m.below = below;
+  if (movedOn) m.movedOn = movedOn;
   return m;
 }
 

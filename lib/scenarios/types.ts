@@ -44,6 +44,8 @@ export interface Wait {
   hides?: string[];
   /** The stand-in received at least this many main-turn requests since the scenario began. */
   requests?: number;
+  /** …and at most this many (a screen that lasts only until the CLI's next request). */
+  maxRequests?: number;
   /** This file exists in the project folder (relative path): a command really ran. */
   file?: string;
   /** Once the rest holds: the screen unchanged for this long (ms). */

@@ -531,6 +531,7 @@ async function waitFor(
     (w.shows ?? []).every((x) => plain.includes(x)) &&
     !(w.hides ?? []).some((x) => plain.includes(x)) &&
     standin.mainCount() - base >= (w.requests ?? 0) &&
+    (w.maxRequests === undefined || standin.mainCount() - base <= w.maxRequests) &&
     (w.file === undefined || await fileExists(`${project}/${w.file}`));
   let stableSince = 0;
   let last = "";
@@ -572,7 +573,16 @@ export function describeWait(w: Wait): string {
     parts.push(`the screen to show ${w.shows.map((s) => JSON.stringify(s)).join(" and ")}`);
   }
   if (w.hides?.length) parts.push(`${w.hides.map((s) => JSON.stringify(s)).join(" and ")} to go`);
-  if (w.requests) parts.push(`${w.requests} request(s) at the stand-in`);
+  if (w.requests) {
+    parts.push(
+      w.maxRequests === w.requests
+        ? `exactly ${w.requests} request(s) at the stand-in`
+        : `${w.requests} request(s) at the stand-in`,
+    );
+  }
+  if (w.maxRequests !== undefined && w.maxRequests !== w.requests) {
+    parts.push(`at most ${w.maxRequests} request(s) at the stand-in`);
+  }
   if (w.file) parts.push(`the command to create ${w.file}`);
   if (w.stableMs) parts.push(`the screen to settle for ${w.stableMs} ms`);
   return parts.join(", ") || "the screen";

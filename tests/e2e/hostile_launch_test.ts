@@ -37,6 +37,17 @@ async function facts(srv: TestServer, pane: string): Promise<Record<string, stri
   return Object.fromEntries(keys.map((k, i) => [k, vals[i] ?? ""]));
 }
 
+/** {@link facts} once tmux can name the pane's directory: it reads it from the pane's process,
+ * which on a loaded machine may not have started yet right after the split. */
+async function settledFacts(srv: TestServer, pane: string): Promise<Record<string, string>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const f = await facts(srv, pane);
+    if (f.pane_current_path !== "" || Date.now() > deadline) return f;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const HOSTILE_ARGS = [
   "--model;",
   "run-shell",
@@ -82,7 +93,7 @@ Deno.test("launch: #(…), #{…} and trailing ; in session, title, cwd, args an
   assert.equal(d.session.name, session);
   assert.deepEqual(await agent.argv(), HOSTILE_ARGS);
   assert.match(await agent.env(), /^HOSTILE_ENV=v;#\(touch "\$DROVER_MARK-env"\)#\{pane_id\};$/m);
-  assert.deepEqual(await facts(srv, d.pane.id), {
+  assert.deepEqual(await settledFacts(srv, d.pane.id), {
     session_name: session,
     window_name: title,
     pane_title: title,
@@ -124,7 +135,7 @@ Deno.test("launch: #(…), #{…} and trailing ; in session, title, cwd, args an
     "--background",
   ]);
   assert.equal(split.code, 0, split.stdout + split.stderr);
-  const sf = await facts(srv, envelope(split).data.pane.id);
+  const sf = await settledFacts(srv, envelope(split).data.pane.id);
   assert.equal(sf.pane_title, title);
   assert.equal(sf.pane_current_path, real);
 

@@ -107,26 +107,31 @@ Deno.test("verify: a CLI that is not installed is reported as such, exit 69", as
   });
 });
 
-Deno.test("verify: the fake Claude Code holds every scenario; --json validates", async () => {
+Deno.test("verify --all: the fake Claude Code holds every scenario, the CLIs not installed are listed; --json validates", async () => {
   await withDir(async (dir) => {
-    const cfg = await config(dir, await fakeCli(dir));
-    const r = await drover([
-      "--config",
-      cfg,
-      "--json",
-      "verify",
-      "--cli",
-      "claude",
-      "--keep-going",
-    ]);
+    // Every other CLI points at a command that does not exist: not installed, not a failure.
+    const others = ["codex", "gemini", "qwen", "opencode"]
+      .map((c) => `[clis.${c}]\ncommand = ${JSON.stringify(`${dir}/no-such-${c}`)}\n`).join("");
+    const cfg = await config(dir, await fakeCli(dir), others);
+    const r = await drover(["--config", cfg, "--json", "verify", "--all", "--keep-going"]);
     const env = envelope(r);
     assert.equal(await validate(env), null);
     assert.deepEqual(failing(r), [], r.stdout + r.stderr);
     assert.equal(r.code, 0);
-    assert.equal(env.data.clis[0].version, "2.1.197");
-    assert.equal(env.data.clis[0].counts.hold, 13);
-    // Progress: one line per scenario, on stderr.
+    const clis = env.data.clis as Loose[];
+    assert.deepEqual(clis.map((c) => [c.cli, c.status]), [
+      ["claude", "hold"],
+      ["codex", "not-installed"],
+      ["gemini", "not-installed"],
+      ["qwen", "not-installed"],
+      ["opencode", "not-installed"],
+    ]);
+    assert.equal(clis[0].version, "2.1.197");
+    assert.equal(clis[0].counts.hold, 13);
+    assert.equal(clis[0].summary, "claude 2.1.197: 13/13 scenarios hold");
+    // Progress: one line per scenario as it finishes, on stderr; the CLIs not installed too.
     assert.equal(r.stderr.split("\n").filter((l) => l.startsWith("  ✓ claude ")).length, 13);
+    assert.match(r.stderr, /verify: codex: not installed/);
   });
 });
 

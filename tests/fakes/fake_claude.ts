@@ -31,6 +31,8 @@ let mode: "idle" | "busy" | "prompt" = "idle";
 let status = ""; // the spinner / retry line above the input box
 let prompt: { kind: "bash" | "write"; id: string; input: Record<string, string> } | null = null;
 let inflight: AbortController | null = null;
+/** Reply text streamed so far in the turn in flight (drawn as it arrives, as the real CLI does). */
+let streaming = "";
 
 function draw(): void {
   let rows = 40;
@@ -84,7 +86,9 @@ function draw(): void {
   }
   const head = [" ▐▛███▜▌   Claude Code v2.1.197 (test double)", ""];
   const room = Math.max(0, rows - head.length - bottom.length - 1);
-  const body = transcript.slice(-room);
+  // Cut to the pane (120 columns here): a wrapped line would push the footer off the screen.
+  const live = streaming ? replyLines(streaming).map((l) => l.slice(0, 110)) : [];
+  const body = [...transcript, ...live].slice(-room);
   const lines = [...head, ...body, ...Array(Math.max(0, room - body.length)).fill(""), ...bottom];
   Deno.stdout.writeSync(enc.encode("\x1b[H\x1b[2J" + lines.slice(0, rows).join("\r\n")));
 }
@@ -93,6 +97,11 @@ const TOOLS = [
   { name: "Bash", description: "Run a shell command", input_schema: { type: "object" } },
   { name: "Write", description: "Write a file", input_schema: { type: "object" } },
 ];
+
+/** A reply as the transcript shows it: a bullet, then indented lines. */
+function replyLines(text: string): string[] {
+  return text.split("\n").map((l, n) => (n === 0 ? `● ${l}` : `  ${l}`));
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -168,6 +177,8 @@ async function readStream(res: Response): Promise<void> {
         }
         if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") {
           text += ev.delta.text;
+          streaming = text;
+          draw();
         }
         if (ev.type === "content_block_delta" && ev.delta.type === "input_json_delta") {
           tool!.json += ev.delta.partial_json;
@@ -175,11 +186,15 @@ async function readStream(res: Response): Promise<void> {
       }
     }
   } catch {
-    return; // interrupted mid-stream
+    // Interrupted mid-stream: what arrived stays on the screen.
+    if (streaming) transcript.push(...replyLines(streaming));
+    streaming = "";
+    return;
   }
+  streaming = "";
   if (text) {
     blocks.push({ type: "text", text });
-    transcript.push(...text.split("\n").map((l, n) => (n === 0 ? `● ${l}` : `  ${l}`)), "");
+    transcript.push(...replyLines(text), "");
   }
   if (tool) {
     const input = JSON.parse(tool.json || "{}");
@@ -251,6 +266,8 @@ function onKey(k: string): void {
       mode = "idle";
       status = "";
       inflight?.abort();
+      if (streaming) transcript.push(...replyLines(streaming));
+      streaming = "";
       transcript.push("  ⎿  Interrupted · What should Claude do instead?", "");
       draw();
     }

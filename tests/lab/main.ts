@@ -10,12 +10,19 @@
  *   deno task lab --jobs 4             parallel scenarios (default 4, or $LAB_JOBS)
  *   deno task lab --no-detect          skip detect()
  *   deno task lab --list               list scenarios and exit
+ *   deno task lab --latest             the drift check: the newest published version of each CLI,
+ *                                      installed into a scratch prefix, through the same scenarios;
+ *                                      compared with the newest pinned fixtures; drift.md + drift.json
+ *                                      in --report DIR (default: the --out dir). Scratch installs go
+ *                                      to --scratch DIR (default $TMPDIR/drover-lab-latest, reused).
  *
- * Exit status: 0 all passed, 1 a scenario failed or a screen differs, 2 usage error.
+ * Exit status: 0 all passed, 1 a scenario failed or a screen differs (--latest: any drift, or a CLI
+ * that could not be looked up or installed), 2 usage error.
  */
 import { parseArgs } from "node:util";
 import { type LabSuite, runLab } from "./harness/mod.ts";
 import { scenarioApplies, suiteVersions } from "./harness/runner.ts";
+import { runLatest } from "./harness/latest.ts";
 
 const SUITES_DIR = new URL("./suites/", import.meta.url);
 
@@ -52,6 +59,9 @@ async function main(): Promise<number> {
         "no-detect": { type: "boolean", default: false },
         list: { type: "boolean", default: false },
         out: { type: "string" },
+        latest: { type: "boolean", default: false },
+        scratch: { type: "string" },
+        report: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -63,7 +73,8 @@ async function main(): Promise<number> {
   const v = args.values;
   if (v.help) {
     console.log(
-      "usage: deno task lab [--record] [--suite NAME]... [--only TEXT]... [--size COLSxROWS]... [--cli-version V]... [--jobs N] [--no-detect] [--list] [--out DIR]",
+      "usage: deno task lab [--record] [--suite NAME]... [--only TEXT]... [--size COLSxROWS]... [--cli-version V]... [--jobs N] [--no-detect] [--list] [--out DIR]\n" +
+        "       deno task lab --latest [--scratch DIR] [--report DIR] [--suite NAME]... [--only TEXT]... [--size COLSxROWS]... [--jobs N] [--out DIR]",
     );
     return 0;
   }
@@ -78,6 +89,16 @@ async function main(): Promise<number> {
       console.error(`lab: --size "${s}" must look like 120x40`);
       return 2;
     }
+  }
+  if (v.latest && (v.record || v["cli-version"]?.length)) {
+    console.error(
+      "lab: --latest runs the newest published versions; it takes no --record or --cli-version",
+    );
+    return 2;
+  }
+  if (!v.latest && (v.scratch !== undefined || v.report !== undefined)) {
+    console.error("lab: --scratch and --report go with --latest");
+    return 2;
   }
   const all = await discover();
   const unknown = (v.suite ?? []).filter((n) => !all.some((s) => s.name === n));
@@ -103,6 +124,23 @@ async function main(): Promise<number> {
     return 0;
   }
   const outDir = v.out ?? await Deno.makeTempDir({ prefix: "drover-lab-out-" });
+  if (v.latest) {
+    const tmp = Deno.env.get("TMPDIR") ?? "/tmp";
+    console.log(
+      `lab: drift check — ${suites.length} suite(s), ${jobs} at a time; fresh screens in ${outDir}`,
+    );
+    const report = await runLatest(suites, {
+      jobs,
+      only: v.only,
+      sizes: v.size,
+      allSuites: all,
+      noDetect: v["no-detect"],
+      outDir,
+      scratchRoot: v.scratch ?? `${tmp}/drover-lab-latest`,
+      reportDir: v.report ?? outDir,
+    });
+    return report.drift ? 1 : 0;
+  }
   const mode = v.record ? "record" : "check";
   console.log(
     `lab: ${mode} — ${suites.length} suite(s), ${

@@ -124,6 +124,8 @@ const TABLE: Record<string, Expect> = {
   },
   "bash-answered": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "bash-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
+  // A file prompt rejected with Escape (the shared scenario table's escape-rejected).
+  "escape-rejected": { ...NONE, state: "idle", mid_response: false, input_box: null },
   "narration": { ...NONE, state: "idle", approval: true, mid_response: false },
   "mode-accept-edits": { ...NONE, state: "idle", mode: "accept_edits" },
   "mode-plan": { ...NONE, state: "idle", mode: "plan" },
@@ -224,6 +226,17 @@ const TABLE: Record<string, Expect> = {
     options: "*1,2",
   },
   "context-nearly-full": { ...NONE, state: "idle", context_used_pct: 84, context_bloat_k: null },
+  // issue 12: the zone the CLI runs in (TZ) printed as an IANA name; a reset days ahead with its date
+  "session-limit-zone": {
+    state: "unavailable",
+    live_prompt: false,
+    cli_unavailable_has: "(America/New_York)",
+  },
+  "weekly-limit-date": {
+    state: "unavailable",
+    live_prompt: false,
+    cli_unavailable_has: "(Asia/Colombo)",
+  },
   // ---- scenarios added with 2.1.332 (recorded in both versions where both have the screen) ----
   // A user status line replaces the footer hints: busy from the spinner line alone.
   "statusline-ready": { ...NONE, state: "idle", mid_response: false, input_box: null },

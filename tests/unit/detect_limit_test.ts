@@ -74,8 +74,8 @@ function judge(e: Entry, now: number | null = NOW, timeZone = "UTC") {
 
 Deno.test("limit: every recorded limit screen shows its limit and when it resets", () => {
   const limits = ALL.filter((e) => LIMIT.test(e.scenario));
-  // Claude Code 2.1.197 (4 scenarios), Codex 0.171.0 (2), Gemini CLI 0.61.0 (2), two sizes each
-  assert.ok(limits.length >= 16, `${limits.length} limit screens`);
+  // Claude Code 2.1.197 (6 scenarios), Codex 0.171.0 (2), Gemini CLI 0.61.0 (2), two sizes each
+  assert.ok(limits.length >= 20, `${limits.length} limit screens`);
   for (const e of limits) {
     const v = judge(e);
     const where = `${e.cli}/${e.file}`;
@@ -83,12 +83,20 @@ Deno.test("limit: every recorded limit screen shows its limit and when it resets
     assert.ok(v.limit !== null, `${where}: no limit`);
     assert.ok(v.limit_resets_at !== null, `${where}: no reset read from "${v.limit}"`);
     const at = Date.parse(v.limit_resets_at!);
-    // The time printed on the screen (the lab's zone is UTC) is the instant's UTC time of day.
-    const printed = /(\d{1,2}):(\d{2}) ?([ap])m/i.exec(v.limit!);
+    // The time printed on the screen is the instant's time of day in the printed zone (the lab's
+    // zone, UTC, when none is printed).
+    const printed = /(\d{1,2})(?::(\d{2}))? ?([ap])m(?: \(([^)]+)\)| (UTC))?/i.exec(v.limit!);
     if (printed) {
       const h = Number(printed[1]) % 12 + (printed[3].toLowerCase() === "p" ? 12 : 0);
-      const d = new Date(at);
-      assert.deepEqual([d.getUTCHours(), d.getUTCMinutes()], [h, Number(printed[2])], where);
+      const zone = printed[4] ?? "UTC";
+      const parts = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        hour: "numeric",
+        minute: "numeric",
+      }).formatToParts(new Date(at));
+      const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+      assert.deepEqual([get("hour"), get("minute")], [h, Number(printed[2] ?? "0")], where);
       assert.ok(at > NOW - 60_000, `${where}: rolled forward from now`);
     } else {
       // Gemini's transcript: "Suggested retry after 5400s." — from now

@@ -60,7 +60,9 @@ const LIMITED: DriveVerdicts = {
   cli_unavailable: BANNER,
   limit: BANNER,
   limit_resets_at: RESET,
-  tail: ["say hello", BANNER, "Churned for 2s", "────", "", "────", "? for shortcuts"],
+  // the bottom lines as toDriveVerdicts gives them: decoration stripped, rules and the empty input
+  // line left as ""
+  tail: ["say hello", BANNER, "✻ Churned for 2s", "", "", "", "? for shortcuts · ← for agents"],
 };
 /** The same screen with the limit menu open over it (session-limit-options). */
 const MENU: DriveVerdicts = {
@@ -70,7 +72,9 @@ const MENU: DriveVerdicts = {
   tail: [
     "say hello",
     BANNER,
+    "✻ Churned for 2s",
     "/rate-limit-options",
+    "",
     "What do you want to do?",
     "1. Stop and wait for limit to reset",
     "2. Upgrade your plan",
@@ -80,7 +84,7 @@ const MENU: DriveVerdicts = {
 /** After the resume went through: the old banner above the echo, the answer below. */
 const ANSWERED: DriveVerdicts = {
   ...LIMITED,
-  tail: ["say hello", BANNER, "continue", "Hello! How can I help?", "────", "", "────"],
+  tail: ["say hello", BANNER, "✻ Churned for 2s", "continue", "Hello! How can I help?", "", "", ""],
 };
 /** The limit came back: a new banner below the echo of the resume. */
 const CAME_BACK = (banner = BANNER, resets = RESET): DriveVerdicts => ({
@@ -88,7 +92,17 @@ const CAME_BACK = (banner = BANNER, resets = RESET): DriveVerdicts => ({
   limit: banner,
   cli_unavailable: banner,
   limit_resets_at: resets,
-  tail: ["say hello", BANNER, "continue", banner, "────", "", "────"],
+  tail: [
+    "say hello",
+    BANNER,
+    "✻ Churned for 2s",
+    "continue",
+    banner,
+    "✻ Churned for 1s",
+    "",
+    "",
+    "",
+  ],
 });
 const TYPED: DriveVerdicts = { ...LIMITED, input_box: "continue" };
 
@@ -151,7 +165,7 @@ Deno.test("limit: after the resume the old banner is transcript; a new one below
   assert.equal(limitAfterResume(ANSWERED, "continue"), false);
   assert.equal(limitAfterResume(CAME_BACK(), "continue"), true);
   // the echo scrolled away, a banner is on screen: it is the newer one
-  assert.equal(limitAfterResume({ ...LIMITED, tail: [BANNER, "────"] }, "continue"), true);
+  assert.equal(limitAfterResume({ ...LIMITED, tail: [BANNER, ""] }, "continue"), true);
   const mem = {
     text: BANNER,
     resetsAt: Date.parse(RESET),
@@ -441,7 +455,7 @@ Deno.test("drive: a limit that comes back backs off, doubling, and each one is r
   // banner comes below the second echo
   h.afterEnter = () => ({
     ...LIMITED,
-    tail: ["continue", BANNER, "continue", BANNER, "────", "", "────"],
+    tail: ["continue", BANNER, "✻ Churned for 1s", "continue", BANNER, "", "", ""],
   });
   h.t = seen + 4 * MIN;
   await run();
@@ -557,4 +571,125 @@ Deno.test("drive: without --resume a limit is an unavailable CLI as before (exit
   h.t = Date.parse(RESET) + 60 * MIN;
   await run();
   assert.deepEqual(h.sent, []);
+});
+
+Deno.test("drive: a CLI that goes on by itself gets nothing typed; its old banner stays quiet", async () => {
+  // (Claude Code 2.1.332 continues by itself at the reset; the output lands below the banner.)
+  const continued: DriveVerdicts = {
+    ...LIMITED,
+    tail: [
+      "say hello",
+      BANNER,
+      "✻ Churned for 2s",
+      "● Hello! Carrying on.",
+      "✻ Worked for 1s",
+      "",
+      "",
+      "",
+    ],
+  };
+  const h = new Pane(LIMITED, () => ANSWERED);
+  const { st, run } = loop(h, RESUME);
+  await run(); // first sighting
+  h.t = Date.parse(RESET) + 30_000;
+  h.screen = continued;
+  await run(); // before the due time: it went on by itself
+  h.t = Date.parse(RESET) + 3 * MIN;
+  await run(); // past the due time: nothing to type
+  h.t += 30 * MIN;
+  await run();
+  assert.deepEqual(h.sent, []);
+  assert.deepEqual(kinds(h), ["limit"]);
+  assert.deepEqual(st.panes[AGENT.id]?.limit?.movedOn, [
+    "● hello! carrying on.",
+    "✻ worked for 1s",
+  ]);
+  // a new limit below all that: a limit of its own, resumed once when due
+  h.screen = {
+    ...LIMITED,
+    tail: [
+      BANNER,
+      "✻ Churned for 2s",
+      "● Hello! Carrying on.",
+      "✻ Worked for 1s",
+      BANNER,
+      "✻ Churned for 3s",
+      "",
+      "",
+    ],
+  };
+  await run();
+  assert.deepEqual(kinds(h), ["limit", "limit"]);
+  h.t = st.panes[AGENT.id]!.limit!.dueAt;
+  await run();
+  assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
+});
+
+Deno.test("drive: a menu that opens after the limit was first seen does not read as going on", async () => {
+  const h = new Pane(LIMITED, () => ANSWERED);
+  const { run } = loop(h, RESUME);
+  await run();
+  h.screen = MENU;
+  h.t = T0 + 5 * MIN;
+  await run();
+  h.t = Date.parse(RESET) + 2 * MIN;
+  await run();
+  assert.deepEqual(kinds(h), ["limit", "escalated:limit-menu"]);
+  h.screen = LIMITED; // a person closed it
+  h.t += MIN;
+  await run();
+  assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
+});
+
+Deno.test("drive: 2.1.332's own 'continue automatically' line is quiet once the limit is over; a new failure is not", async () => {
+  // The lab's drive-resume-self screens (2.1.332, its auto-continue did not fire in detached tmux):
+  // the line the CLI writes under the banner stays in the transcript after the resume and still
+  // matches cli_unavailable_markers ("Usage limit reached").
+  const banner = "You've hit your 5-hour limit · resets 5:56am (UTC)";
+  const auto = "● Usage limit reached · set to continue automatically at 5:56am";
+  const reset = "2026-12-01T05:56:00.000Z";
+  const waiting: DriveVerdicts = {
+    ...LIMITED,
+    cli_unavailable: "⚠ Usage limit reached · limit resets 5:56am",
+    limit: banner,
+    limit_resets_at: reset,
+    tail: ["say hello", banner, auto, "", "", "", "⚠ Usage limit reached · limit resets 5:56am"],
+  };
+  const answered: DriveVerdicts = {
+    ...waiting,
+    cli_unavailable: auto,
+    tail: [
+      banner,
+      auto,
+      "continue",
+      "● Resumed after the limit: carrying on with the task.",
+      "✻ Sautéed for 0s · done 5:57 AM",
+      "",
+      "",
+      "",
+      "⏸ manual mode on · ? for shortcuts",
+    ],
+  };
+  const h = new Pane(waiting, () => answered);
+  h.t = Date.parse("2026-12-01T05:55:00Z");
+  const { run } = loop(h, RESUME);
+  await run();
+  h.t = Date.parse(reset) + 2 * MIN;
+  await run();
+  assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
+  for (let i = 0; i < 3; i++) {
+    h.t += 10 * MIN;
+    await run();
+  }
+  assert.deepEqual(kinds(h), ["limit", "resumed"]);
+  // A credit failure after it is a new unavailable line: escalated as always.
+  h.screen = {
+    ...answered,
+    cli_unavailable: "Credit balance too low · Add funds",
+    tail: [...answered.tail!.slice(0, 5), "Credit balance too low · Add funds", "", ""],
+  };
+  h.t += MIN;
+  await run();
+  assert.deepEqual(kinds(h), ["limit", "resumed", "escalated:cli-unavailable"]);
+  assert.deepEqual(h.sent, ["literal:continue", "Enter"]);
 });

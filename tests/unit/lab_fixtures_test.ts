@@ -35,6 +35,19 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ? for shortcuts · ← for agents                              ● high · /effort"),
     normalise("  ? for shortcuts · ← for agents"),
   );
+  // 2.1.332 drops the agents hint and its effort hint between frames.
+  assert.equal(
+    normalise("  ⏸ manual mode on · esc to interrupt · ← for agents        ◐ medium · /effort"),
+    normalise("  ⏸ manual mode on · esc to interrupt"),
+  );
+  assert.notEqual(
+    normalise("  ⏸ manual mode on · esc to interrupt"),
+    normalise("  ⏸ manual mode on · ? for shortcuts"),
+  );
+  assert.equal(
+    normalise("  ✕ [API Error: 429 You exceeded your current quota  █"),
+    normalise("  ✕ [API Error: 429 You exceeded your current quota"),
+  );
   // Meaningful text survives.
   assert.notEqual(normalise(" ❯ 1. Yes"), normalise(" ❯ 2. Yes"));
   assert.notEqual(normalise("84% context used"), normalise("Do you want to proceed?"));

@@ -222,6 +222,14 @@ Deno.test("reset: look-alike lines are no limit", () => {
     null,
   );
   assert.deepEqual(captures("gemini", "Usage limit reached for gemini-3.8-flash."), null);
+  // Qwen Code prints no reset time (profiles/qwen.toml): its quota lines are escalated as before.
+  for (
+    const line of [
+      "Pro quota limit reached for qwen3-coder-plus.",
+      "Possible quota limitations in place or slow response times detected. Please wait and try again later.",
+      "Retrying in 5 seconds…",
+    ]
+  ) assert.deepEqual(captures("qwen", line), null, line);
 });
 
 // ---- rolling forward, midnight, zones ----

@@ -198,6 +198,10 @@ Deno.test("report: expected/seen columns, a ✗ row explains itself, skipped say
     describeWait({ shows: ["x"], requests: 1, stableMs: 800 }),
     'the screen to show "x", 1 request(s) at the stand-in, the screen to settle for 800 ms',
   );
+  assert.equal(
+    describeWait({ requests: 2, maxRequests: 2 }),
+    "exactly 2 request(s) at the stand-in",
+  );
 });
 
 Deno.test("scan: the stand-ins and tables load only when verify runs", async () => {
@@ -217,4 +221,31 @@ Deno.test("scan: the stand-ins and tables load only when verify runs", async () 
   };
   await walk(lib);
   assert.deepEqual(offenders, [], "only dynamic import() may reach lib/scenarios or lib/verify");
+});
+
+Deno.test("graph: the compiled binary carries verify whole (tables, stand-ins), nothing from tests/", async () => {
+  // `deno compile` bundles main.ts's module graph, dynamic import()s with literal paths included.
+  const root = new URL("../../", import.meta.url);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "main.ts"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: { specifier: string }[];
+  };
+  const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith(root.href))
+    .map((s) => s.slice(root.href.length));
+  assert.deepEqual(local.filter((s) => s.startsWith("tests/")), []);
+  for (const need of Object.keys(TABLES).map((c) => `lib/scenarios/tables/${c}.ts`)) {
+    assert.ok(local.includes(need), `${need} is not in the binary's graph`);
+  }
+  for (const need of ["lib/verify/mod.ts", "lib/verify/report.ts", "lib/scenarios/homes.ts"]) {
+    assert.ok(local.includes(need), `${need} is not in the binary's graph`);
+  }
+  for (const s of ["anthropic", "openai_responses", "chat_completions", "gemini"]) {
+    assert.ok(local.includes(`lib/scenarios/standins/${s}.ts`), `stand-in ${s} missing`);
+  }
 });

@@ -1,11 +1,20 @@
 /**
  * Claude Code's scenario table (see ../types.ts). Verified against 2.1.197 and 2.1.332 (manual
- * permission mode: the throwaway HOME sets `permissions.defaultMode = "default"`).
+ * permission mode: the throwaway HOME sets `permissions.defaultMode = "default"`). The lab's
+ * `claude-screens` suite runs it too: each screen is compared with the recorded fixture named by
+ * `fixture` (else its name), so the scripts, typed text and commands here are the ones those
+ * fixtures were recorded with.
  */
 import type { ScenarioTable } from "../types.ts";
 
-const MARKER = "verify_marker.txt";
-const TYPED = "create the marker file";
+/** Typed, then sent with the Enter that starts the shell-command turn. */
+const TYPED = "summarise the notes in notes.txt";
+/** Prints one line (the answered screen shows the command's output); not read-only, so it asks. */
+const BUILD_CMD = `node -e "console.log('build check ok: 3 files')"`;
+const BUILD_OUT = "build check ok: 3 files";
+const READY = "? for shortcuts";
+const PROCEED = "Do you want to proceed?";
+const INTERRUPTED = "Interrupted · What should Claude do instead?";
 
 /** Quotes the permission prompt's own words; nothing is waiting while it shows. */
 const NARRATION = [
@@ -19,6 +28,10 @@ const NARRATION = [
   'The footer reads "Esc to cancel" and you can also press esc to cancel from the input box.',
   "Nothing is waiting for you right now.",
 ].join("\n");
+
+/** Streams for minutes (6 characters every half second): busy until interrupted. */
+const SLOW_TEXT = "Reading the notes one line at a time and summarising each of them carefully. "
+  .repeat(30);
 
 export const CLAUDE: ScenarioTable = {
   cli: "claude",
@@ -36,7 +49,7 @@ export const CLAUDE: ScenarioTable = {
         {
           name: "ready",
           until: { stableMs: 800 },
-          defining: ["? for shortcuts"],
+          defining: [READY],
           expect: { state: "idle", verdicts: { input_box: null } },
         },
         {
@@ -51,17 +64,16 @@ export const CLAUDE: ScenarioTable = {
             {
               kind: "tool_use",
               name: "Bash",
-              input: { command: `touch ${MARKER}`, description: "Create the marker file" },
+              input: { command: BUILD_CMD, description: "Run the build check" },
+              text: "I'll run the build check.",
             },
-            { kind: "text", text: "The marker file is in place." },
+            { kind: "text", text: "The build check passed." },
           ],
+          // Sends the typed text.
           steps: [{ pause: 300 }, { keys: ["Enter"] }],
-          until: { requests: 1, shows: [`touch ${MARKER}`], stableMs: 800 },
-          defining: ["Do you want to proceed?"],
-          expect: {
-            state: "prompt",
-            verdicts: { command: `touch ${MARKER}`, permission_prompt: true },
-          },
+          until: { requests: 1, shows: [BUILD_CMD], stableMs: 800 },
+          defining: ["Bash command", PROCEED, "1. Yes"],
+          expect: { state: "prompt", verdicts: { command: BUILD_CMD, permission_prompt: true } },
         },
         {
           name: "approve",
@@ -71,20 +83,23 @@ export const CLAUDE: ScenarioTable = {
         },
         {
           name: "bash-output",
-          until: { file: MARKER, shows: ["The marker file is in place."], stableMs: 800 },
-          defining: ["? for shortcuts"],
+          fixture: "bash-answered",
+          // The reply after the command only comes once its output went back to the model.
+          until: { shows: [BUILD_OUT, "The build check passed."], stableMs: 800 },
+          defining: [READY],
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
         {
           name: "file-prompt",
+          fixture: "write-prompt",
           script: [{
             kind: "tool_use",
             name: "Write",
             input: { file_path: "{project}/report.md", content: "# Report\n\nAll good.\n" },
           }],
-          steps: [{ submit: "write the report" }],
+          steps: [{ submit: "write a report" }],
           until: { requests: 1, shows: ["report.md"], stableMs: 800 },
-          defining: ["Do you want to create report.md?"],
+          defining: ["Create file", "Do you want to create report.md?", "1. Yes"],
           expect: {
             state: "prompt",
             verdicts: { file_path: "report.md", permission_prompt: true },
@@ -93,25 +108,32 @@ export const CLAUDE: ScenarioTable = {
         {
           name: "escape-rejected",
           steps: [{ keys: ["Escape"] }],
-          until: { stableMs: 1500 },
-          defining: ["Interrupted"],
+          until: { hides: ["Do you want to create report.md?"], stableMs: 1500 },
+          // "User rejected write to report.md" (2.1.197), "Rejected write to report.md" (2.1.332).
+          defining: ["ejected write to report.md", READY],
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
         {
           name: "narration",
           script: [{ kind: "text", text: NARRATION }],
           steps: [{ submit: "what will the prompt look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
+          until: { requests: 1, shows: ["Nothing is waiting for you right now."], stableMs: 800 },
+          defining: [PROCEED, READY],
           expect: {
             state: "idle",
             verdicts: { live_prompt: false, permission_prompt: false },
           },
         },
+      ],
+    },
+    {
+      name: "busy",
+      scenarios: [
         {
           name: "busy",
-          script: [{ kind: "hang" }],
+          script: [{ kind: "text", text: SLOW_TEXT, chunkDelayMs: 500, chunkSize: 6 }],
           steps: [{ submit: "summarise the notes" }],
-          until: { requests: 1, settleMs: 1500 },
+          until: { requests: 1, shows: ["Reading the notes"], settleMs: 1000 },
           defining: ["esc to interrupt"],
           expect: { state: "busy", verdicts: { mid_response: true } },
         },
@@ -119,7 +141,7 @@ export const CLAUDE: ScenarioTable = {
           name: "interrupted",
           steps: [{ keys: ["Escape"] }],
           until: { stableMs: 1500 },
-          defining: ["Interrupted"],
+          defining: [INTERRUPTED, READY],
           expect: { state: "idle", verdicts: { mid_response: false } },
         },
       ],
@@ -131,9 +153,12 @@ export const CLAUDE: ScenarioTable = {
         fixture: "api-retrying",
         script: [{ kind: "error", status: 429, times: Infinity }],
         steps: [{ submit: "say hello" }],
-        // The first retry's countdown is up once the second request has been answered.
-        until: { requests: 2, settleMs: 1000 },
-        defining: ["Retrying in"],
+        // Between the second request and the third: the retry line of the first or second attempt
+        // is up (each retry waits a second or more). From the third failed attempt on, 2.1.332
+        // shows the API's message instead (the lab records that screen on its own).
+        until: { requests: 2, maxRequests: 2 },
+        // "Retrying in" (2.1.197), "retrying in" (2.1.332).
+        defining: ["API error · ", "etrying in", "esc to interrupt"],
         timeoutMs: 45_000,
         expect: { state: "busy", verdicts: { stream_error: "*" } },
       }],
@@ -147,21 +172,21 @@ export const CLAUDE: ScenarioTable = {
         script: [{ kind: "error", status: 401, times: Infinity }],
         steps: [{ submit: "say hello" }],
         until: { requests: 1, stableMs: 2000 },
-        defining: ["Invalid API key"],
+        defining: ["Invalid API key", READY],
         timeoutMs: 60_000,
         expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
       }],
     },
     {
       name: "credit",
-      env: { CLAUDE_CODE_MAX_RETRIES: "2" },
       scenarios: [{
         name: "out-of-credit",
         fixture: "credit-400",
+        // HTTP 400 invalid_request_error "Your credit balance is too low…": not retried.
         script: [{ kind: "error", status: 400, times: Infinity }],
         steps: [{ submit: "say hello" }],
         until: { requests: 1, stableMs: 2000 },
-        defining: ["Credit balance too low"],
+        defining: ["Credit balance too low", READY],
         timeoutMs: 60_000,
         expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
       }],

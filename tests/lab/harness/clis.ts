@@ -4,7 +4,7 @@
  * module reads the installed package.json files, never a second copy of a version.
  *
  * One CLI may be pinned at several versions: the package itself at one, and npm aliases named
- * `<cli-id>-<version>` for the others, e.g.
+ * `<name>-<version>` for the others, e.g.
  * `"claude-code-2.1.332": "npm:@anthropic-ai/claude-code@2.1.332"`. npm nests an alias's own
  * platform binary under `node_modules/<alias>/node_modules/`, so the versions never collide.
  *
@@ -82,10 +82,14 @@ async function pins(id: CliId): Promise<Map<string, string>> {
   const r = recipe(id);
   const out = new Map<string, string>();
   for (const [name, spec] of Object.entries(await pinnedVersions())) {
-    if (name === r.pkg) out.set(spec, name);
-    else if (name.startsWith(`${id}-`) && spec === `npm:${r.pkg}@${name.slice(id.length + 1)}`) {
-      out.set(name.slice(id.length + 1), name);
+    if (name === r.pkg) {
+      out.set(spec, name);
+      continue;
     }
+    // An alias pins by its spec; its name only has to end in the version (`claude-code-2.1.332`,
+    // `qwen-code-0.24.4`: the package's own name, not the drover CLI id).
+    const m = spec.startsWith(`npm:${r.pkg}@`) ? spec.slice(`npm:${r.pkg}@`.length) : "";
+    if (m && name.endsWith(`-${m}`)) out.set(m, name);
   }
   return out;
 }
@@ -105,7 +109,25 @@ export function compareVersions(a: string, b: string): number {
 
 /** Every version of a CLI pinned in tests/lab/clis/package.json, oldest first. */
 export async function pinnedCliVersions(id: CliId): Promise<string[]> {
+  const s = scratch.get(id);
+  if (s) return [s.version];
   return [...(await pins(id)).keys()].sort(compareVersions);
+}
+
+/** The lab's CLIs and the npm package of each. */
+export const LAB_CLIS: ReadonlyArray<{ id: CliId; pkg: string }> = (Object.keys(RECIPES) as CliId[])
+  .map((id) => ({ id, pkg: RECIPES[id].pkg }));
+
+/**
+ * Scratch installs that stand in for a CLI's pins for the rest of this process (the drift check,
+ * `deno task lab --latest`): `pinnedCliVersions(id)` then lists only the scratch version and
+ * `resolveCli(id)` (with no version, or that one) runs it, so every suite runs unchanged against it.
+ */
+const scratch = new Map<CliId, { version: string; prefix: string }>();
+
+export function useScratchCli(id: CliId, version: string, prefix: string): void {
+  recipe(id);
+  scratch.set(id, { version, prefix });
 }
 
 /**
@@ -114,6 +136,14 @@ export async function pinnedCliVersions(id: CliId): Promise<string[]> {
  */
 export async function resolveCli(id: CliId, version?: string): Promise<ResolvedCli> {
   const r = recipe(id);
+  const s = scratch.get(id);
+  if (s && (version === undefined || version === s.version)) {
+    const resolved = await resolveCliAt(id, s.prefix);
+    if (resolved.version !== s.version) {
+      throw new Error(`${r.pkg} ${resolved.version} is in ${s.prefix}, not ${s.version}`);
+    }
+    return { ...resolved, pinned: s.version };
+  }
   const all = await pins(id);
   const own = (await pinnedVersions())[r.pkg];
   const pinned = version ?? own;
@@ -175,7 +205,7 @@ async function resolveIn(
     const rel = typeof bin === "string"
       ? bin
       : (bin as Record<string, string> | undefined)?.[r.bin ?? ""];
-    if (rel) exec = `${pkgDir}/${rel}`;
+    if (rel) exec = `${await userPath(nm, dirName, r.pkg, pkgDir)}/${rel}`;
     // The package's own pin keeps the path it always had (`.bin/<name>`: what pane argv shows).
     const link = `${nm}/.bin/${r.bin}`;
     if (exec && dirName === r.pkg && await Deno.realPath(link).catch(() => "") === exec) {
@@ -192,6 +222,25 @@ async function resolveIn(
   }
   const argv = r.native ? [exec] : [await which("node") ?? "node", exec];
   return { id, pkg: r.pkg, argv, version, pinned: "" };
+}
+
+/**
+ * A node-based CLI pinned under an alias (`node_modules/qwen-code-0.24.4/`) is started through a
+ * link at the path a user's install has (`…/node_modules/.lab-paths/qwen-code-0.24.4/@qwen-code/
+ * qwen-code`): drover recognises a node CLI by its package path in the pane's process argv, and the
+ * alias folder's name is the lab's, not the CLI's. The package's own pin keeps its real path.
+ */
+async function userPath(nm: string, dirName: string, pkg: string, pkgDir: string): Promise<string> {
+  if (dirName === pkg) return pkgDir;
+  const link = `${nm}/.lab-paths/${dirName}/${pkg}`;
+  if (await Deno.realPath(link).catch(() => "") === await Deno.realPath(pkgDir)) return link;
+  await Deno.mkdir(link.slice(0, link.lastIndexOf("/")), { recursive: true });
+  await Deno.remove(link).catch(() => {});
+  await Deno.symlink(pkgDir, link).catch((e) => {
+    // Another job made it meanwhile.
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  });
+  return link;
 }
 
 /** Absolute path of a program on PATH, or undefined. */

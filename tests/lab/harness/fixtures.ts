@@ -187,8 +187,12 @@ export function normalise(line: string): string {
     .replace(SPINNER, "$1<spin>$2<verb>…")
     // "✻ Churned for 3s" / "✻ Sautéed for 1s": random past-tense verb after a turn.
     .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
-    // The effort hint at the footer's right end comes and goes between frames.
-    .replace(/\s+● [a-z]+ · \/effort$/u, "")
+    // The effort hint at the footer's right end comes and goes between frames ("● high · /effort",
+    // 2.1.332's "◐ medium · /effort"), and so does 2.1.332's "← for agents" hint before it.
+    .replace(/\s+\S [a-z]+ · \/effort$/u, "")
+    .replace(/ · ← for agents$/u, "")
+    // Qwen Code 0.24.4's scrollbar in the last column, drawn once the transcript overflows.
+    .replace(/\s+█$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".
@@ -218,6 +222,10 @@ export function normalise(line: string): string {
     .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2")
     // OpenCode's input placeholder quotes a random example task ("Ask anything… \"Fix broken tests\"").
     .replace(/(Ask anything… )"[^"]*"/u, '$1"<example>"')
+    // Claude Code 2.1.332's mode footer gains optional right-hand hints once its session settles
+    // ("· ← for agents", "◐ medium · /effort"); whether a capture has them is timing, not state.
+    .replace(/ · ← for agents(?=\s|$).*$/u, "")
+    .replace(/\s+[◐◑◒◓○●] \S+ · \/effort\s*$/u, "")
     // Right-aligned footers pad with a number of spaces that depends on the random temp path's
     // length: a run of blanks is one column break, whatever its width.
     .replace(/ {2,}/g, "  ");

@@ -30,6 +30,19 @@ import { DEFAULT_SIZES } from "./scenario.ts";
 import { compareVersions } from "./clis.ts";
 import { LabServer, type Screen } from "./tmux.ts";
 import { type Detector, loadDetector } from "./detect_hook.ts";
+import { type FieldDrift, verdictDrift } from "./drift.ts";
+
+/** One screen against its baseline fixture, in the drift check. */
+export interface ScreenDrift {
+  cli: string;
+  /** The version whose fixture is the baseline. */
+  baseline: string;
+  fields: FieldDrift[];
+  /** Scenario expectations (state, expect) the fresh screen does not meet. */
+  expectations: string[];
+  /** Where the fresh capture was written, when it was. */
+  fresh?: string;
+}
 
 export interface RunOptions {
   mode: "record" | "check";
@@ -50,6 +63,12 @@ export interface RunOptions {
   noDetect?: boolean;
   /** Where fresh screens are written for inspection (check mode). */
   outDir?: string;
+  /**
+   * The drift check (`--latest`): which fixture folder a run version is compared with (the newest
+   * pinned version for a scratch-installed latest one), and per screen the verdicts of detect() on
+   * that fixture vs on the fresh screen (`JobResult.screens[].drift`).
+   */
+  drift?: { baseline(cli: string, version: string): string };
   log?: (line: string) => void;
 }
 
@@ -70,6 +89,8 @@ export interface JobResult {
       compare: "recorded" | "same" | "differs" | "no-fixture";
       detect: string;
       diff?: string;
+      /** Drift check only: what changed against the baseline fixture. */
+      drift?: ScreenDrift;
     }
   >;
 }
@@ -244,17 +265,20 @@ async function runJob(
     clearTimeout(timer);
   }
 
-  const dir = suite.fixtures && version && version !== "?"
-    ? fixtureDir(suite.fixtures.cli, version)
-    : undefined;
+  const baseline = suite.fixtures && version && version !== "?"
+    ? (opts.drift?.baseline(suite.fixtures.cli, version) ?? version)
+    : "";
+  const dir = suite.fixtures && baseline ? fixtureDir(suite.fixtures.cli, baseline) : undefined;
   const manifest = dir && opts.mode === "check" ? await readManifest(dir) : undefined;
   for (const s of got) {
     const file = screenFile(s.name, s.size.cols, s.size.rows);
     const row: JobResult["screens"][number] = { name: s.name, compare: "recorded", detect: "-" };
+    let freshPath: string | undefined;
     if (opts.outDir) {
       const out = `${opts.outDir}/${suite.name}${suite.versions && version ? `/${version}` : ""}`;
       await Deno.mkdir(out, { recursive: true });
-      await Deno.writeTextFile(`${out}/${file}`, s.screen.plain);
+      freshPath = `${out}/${file}`;
+      await Deno.writeTextFile(freshPath, s.screen.plain);
       await Deno.writeTextFile(
         `${out}/${styledFile(s.name, s.size.cols, s.size.rows)}`,
         s.screen.styled,
@@ -299,9 +323,10 @@ async function runJob(
         }
       }
     }
+    let verdict: Awaited<ReturnType<Detector["judge"]>> | undefined;
+    const problems: string[] = [];
     if (detector && suite.profile) {
-      const verdict = await detector.judge(s.screen, suite.profile);
-      const problems: string[] = [];
+      verdict = await detector.judge(s.screen, suite.profile);
       if (verdict.state !== s.spec.state) problems.push(`state ${verdict.state} ≠ ${s.spec.state}`);
       for (const [k, v] of Object.entries(s.spec.expect ?? {})) {
         // "*" = any value at all (not null/false/""), for fields whose exact text is not the point.
@@ -319,6 +344,26 @@ async function runJob(
         result.ok = false;
         result.reasons.push(`${s.name}: detect() ${problems.join("; ")}`);
       }
+    }
+    if (opts.drift && dir && suite.fixtures) {
+      const entry = manifest?.screens.find((e) => e.file === file);
+      const fx = entry ? await readFixture(dir, file) : undefined;
+      let fields: FieldDrift[] = [];
+      if (detector && suite.profile && verdict && entry && fx !== undefined) {
+        const fxStyled = await readFixture(dir, entry.styled);
+        const pinned = await detector.judge(
+          { plain: fx, styled: fxStyled ?? fx, title: entry.title },
+          suite.profile,
+        );
+        fields = verdictDrift(pinned, verdict);
+      }
+      row.drift = {
+        cli: suite.fixtures.cli,
+        baseline,
+        fields,
+        expectations: problems,
+        ...(freshPath ? { fresh: freshPath } : {}),
+      };
     }
     result.screens.push(row);
   }

@@ -76,11 +76,12 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
     name: `table-${session.name}`,
     timeoutMs: opts.timeoutMs ?? 300_000,
     async run(ctx) {
-      const resolved = await resolveCli(table.lab);
+      // A suite pinned at several versions runs the table against each (ctx.version).
+      const resolved = await resolveCli(table.lab, ctx.version || undefined);
       const config = await labConfig();
       ctx.step(
         `start ${
-          [table.lab, ...table.args].join(" ")
+          [table.lab, ...(ctx.version ? [ctx.version] : []), ...table.args].join(" ")
         } in a ${ctx.size.cols}x${ctx.size.rows} pane ` +
           `(throwaway HOME: lib/scenarios/homes.ts "${table.home}"` +
           (session.env

@@ -9,6 +9,10 @@
  * scenarios run in manual mode there (`permissions.defaultMode = "default"` in the HOME's
  * settings.json), so each version's screens of one scenario show the same state; the auto-mode
  * screens have scenarios of their own (`since`).
+ *
+ * The standard screens come from the scenario table `drover verify` runs
+ * (lib/scenarios/tables/claude.ts, `table-<session>` here); this suite keeps what only the lab
+ * records: prompt variants, modes, first-run dialogs, final retry screens, limits, auto mode.
  */
 import {
   type AnthropicStep,
@@ -24,6 +28,7 @@ import {
   startClaude,
   usageLimitHeaders,
 } from "../harness/mod.ts";
+import { tableScenarios } from "../harness/tables.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -168,40 +173,11 @@ const SLOW: AnthropicStep = {
   chunkSize: 6,
 };
 
-const NARRATION = [
-  "Here is what the permission prompt will look like when I run the build:",
-  "",
-  '"Do you want to proceed?"',
-  "1. Yes",
-  "2. Yes, and don't ask again for this command",
-  "3. No",
-  "",
-  'The footer reads "Esc to cancel" and you can also press esc to cancel from the input box.',
-  "Nothing is waiting for you right now.",
-].join("\n");
-
 const scenarios: LabScenario[] = [
-  {
-    name: "ready",
-    async run(ctx) {
-      await using c = await claude(ctx);
-      await ctx.screen(c.pane, "ready", { state: "idle", defining: [READY] });
-    },
-  },
-  {
-    name: "typed-input",
-    async run(ctx) {
-      await using c = await claude(ctx);
-      ctx.step('type "summarise the notes in notes.txt" (no Enter)');
-      await c.pane.type("summarise the notes in notes.txt");
-      await ctx.screen(c.pane, "typed-input", {
-        state: "idle",
-        // The input line is "❯" + U+00A0 + the text.
-        defining: ["summarise the notes in notes.txt"],
-        expect: { input_box: "summarise the notes in notes.txt" },
-      });
-    },
-  },
+  // The standard scenarios `drover verify` runs (ready, typed input, the shell prompt approved
+  // through the gate and its output, the file prompt rejected with Escape, narration, busy and
+  // interrupted, retrying, auth failure, out of credit): one table, lib/scenarios/tables/claude.ts.
+  ...tableScenarios("claude"),
   {
     name: "pasted-text",
     async run(ctx) {
@@ -213,56 +189,6 @@ const scenarios: LabScenario[] = [
       await ctx.screen(c.pane, "pasted-text", {
         state: "idle",
         defining: ["[Pasted text #1"],
-      });
-    },
-  },
-  {
-    name: "busy",
-    async run(ctx) {
-      await using c = await claude(ctx, { script: [SLOW] });
-      await submit(ctx, c, "summarise the notes");
-      ctx.step("wait while the reply streams slowly");
-      await ctx.screen(c.pane, "busy", {
-        state: "busy",
-        defining: ["esc to interrupt"],
-        until: ["esc to interrupt", "Reading the notes"],
-        stableMs: 0,
-      });
-      await press(ctx, c, "Escape");
-      await ctx.screen(c.pane, "interrupted", {
-        state: "idle",
-        defining: ["Interrupted · What should Claude do instead?", READY],
-      });
-    },
-  },
-  {
-    name: "bash-prompt",
-    async run(ctx) {
-      await using c = await claude(ctx, {
-        script: [
-          bash(
-            BUILD_CMD,
-            "Run the build check",
-            "I'll run the build check.",
-          ),
-          { kind: "text", text: "The build check passed." },
-        ],
-      });
-      await submit(ctx, c, "run the build check");
-      await ctx.screen(c.pane, "bash-prompt", {
-        state: "prompt",
-        defining: [
-          "Bash command",
-          PROCEED,
-          "1. Yes",
-          atLeast(ctx.version, "2.1.332") ? "4. No" : "3. No",
-        ],
-        expect: { command: BUILD_CMD },
-      });
-      await press(ctx, c, "1");
-      await ctx.screen(c.pane, "bash-answered", {
-        state: "idle",
-        defining: ["build check ok: 3 files", "The build check passed.", READY],
       });
     },
   },
@@ -354,7 +280,7 @@ const scenarios: LabScenario[] = [
     },
   },
   {
-    name: "write-prompt",
+    name: "write-answered",
     async run(ctx) {
       await using c = await claude(ctx);
       c.api.push(
@@ -366,11 +292,9 @@ const scenarios: LabScenario[] = [
         { kind: "text", text: "Wrote report.md." },
       );
       await submit(ctx, c, "write a report");
-      await ctx.screen(c.pane, "write-prompt", {
-        state: "prompt",
-        defining: ["Create file", "Do you want to create report.md?", "1. Yes"],
-        expect: { file_path: "report.md" },
-      });
+      // The prompt itself is the table's file-prompt screen (lib/scenarios/tables/claude.ts).
+      ctx.step("wait for the file prompt");
+      await c.pane.waitFor("Do you want to create report.md?", { timeoutMs: 30_000 });
       await press(ctx, c, "1");
       await ctx.screen(c.pane, "write-answered", {
         state: "idle",
@@ -401,17 +325,6 @@ const scenarios: LabScenario[] = [
       await ctx.screen(c.pane, "edit-answered", {
         state: "idle",
         defining: ["Edited notes.txt.", READY],
-      });
-    },
-  },
-  {
-    name: "narration",
-    async run(ctx) {
-      await using c = await claude(ctx, { script: [{ kind: "text", text: NARRATION }] });
-      await submit(ctx, c, "what will the prompt look like?");
-      await ctx.screen(c.pane, "narration", {
-        state: "idle",
-        defining: ["Do you want to proceed?", "Nothing is waiting for you right now.", READY],
       });
     },
   },
@@ -555,42 +468,28 @@ const scenarios: LabScenario[] = [
     },
   },
   {
-    name: "api-retrying",
+    name: "api-retrying-message",
+    // The second attempt's screen is the table's retrying scenario (fixture api-retrying).
+    since: "2.1.332",
     async run(ctx) {
       await using c = await claude(ctx, {
         script: [{ kind: "error", status: 429, times: Infinity }],
       });
       await submit(ctx, c, "say hello");
-      ctx.step("wait for the second retry");
-      // "API error · Retrying in 1s" in 2.1.197; "API error · retrying in 1s" in 2.1.332, which
-      // shows the API's own message from the third attempt on.
-      await ctx.screen(c.pane, "api-retrying", {
+      ctx.step("wait for the third retry");
+      // 2.1.332 shows the API's own message from the third attempt on.
+      await ctx.screen(c.pane, "api-retrying-message", {
         state: "busy",
-        defining: ["API error · ", "etrying in", "esc to interrupt"],
-        until: ["attempt 2/10", "esc to interrupt"],
+        defining: ["429 This request would exceed", "retrying in", "esc to interrupt"],
+        until: ["attempt 3/10", "esc to interrupt"],
         stableMs: 0,
         expect: { stream_error: "*" },
       });
-      if (atLeast(ctx.version, "2.1.332")) {
-        ctx.step("wait for the third retry");
-        await ctx.screen(c.pane, "api-retrying-message", {
-          state: "busy",
-          defining: ["429 This request would exceed", "retrying in", "esc to interrupt"],
-          until: ["attempt 3/10", "esc to interrupt"],
-          stableMs: 0,
-          expect: { stream_error: "*" },
-        });
-      }
     },
   },
-  ...(
-    [
-      [429, "final-429", "idle"],
-      [529, "final-529", "idle"],
-      [500, "final-500", "idle"],
-      [401, "auth-401", "unavailable", "Invalid API key"],
-    ] as const
-  ).map(([status, name, state, line = "API Error"]): LabScenario => ({
+  ...([[429, "final-429"], [529, "final-529"], [500, "final-500"]] as const).map((
+    [status, name],
+  ): LabScenario => ({
     name,
     async run(ctx) {
       await using c = await claude(ctx, {
@@ -600,13 +499,13 @@ const scenarios: LabScenario[] = [
       });
       await submit(ctx, c, "say hello");
       ctx.step("wait until the retries have run out and the input box is back");
+      // (The auth failure, HTTP 401, is the table's auth-failure scenario: fixture auth-401.)
       await ctx.screen(c.pane, name, {
-        state,
-        defining: [line, READY],
+        state: "idle",
+        defining: ["API Error", READY],
         timeoutMs: 60_000,
-        notes: state === "unavailable"
-          ? "an auth failure: the CLI cannot serve until the key is fixed"
-          : "retries exhausted on a transient error: back at the input box, the next turn may work",
+        notes:
+          "retries exhausted on a transient error: back at the input box, the next turn may work",
       });
     },
   })),
@@ -696,20 +595,6 @@ const scenarios: LabScenario[] = [
       });
     },
   })),
-  {
-    name: "credit-400",
-    async run(ctx) {
-      await using c = await claude(ctx, {
-        script: [{ kind: "error", status: 400, times: Infinity }],
-      });
-      await submit(ctx, c, "say hello");
-      await ctx.screen(c.pane, "credit-400", {
-        state: "unavailable",
-        defining: ["Credit balance too low", READY],
-        notes: 'HTTP 400 invalid_request_error "Your credit balance is too low…": not retried',
-      });
-    },
-  },
   // ---- Screens every version has, beyond issue 2's set (issue 10) ----
   {
     name: "statusline",

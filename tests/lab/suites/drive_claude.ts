@@ -18,7 +18,7 @@ import {
 } from "../harness/mod.ts";
 
 /** Start the version under test; versions that default to auto mode start in manual mode. */
-async function claudeAt(
+export async function claudeAt(
   ctx: ScenarioContext,
   opts: Omit<ClaudeOptions, "cols" | "rows" | "version">,
 ): Promise<ClaudeSession> {
@@ -32,7 +32,7 @@ async function claudeAt(
     rows: ctx.size.rows,
     version: ctx.version,
     ...opts,
-    ...(manual ? { settings: { permissions: { defaultMode: "default" } } } : {}),
+    ...(manual ? { settings: { ...opts.settings, permissions: { defaultMode: "default" } } } : {}),
   });
 }
 
@@ -45,9 +45,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Loose = any;
 
 /** `drover drive --once --json` on the lab server; returns the run, its events and its result. */
-async function driveOnce(
+export async function driveOnce(
   ctx: ScenarioContext,
-  c: ClaudeSession,
+  c: { pane: { session: string } },
   state: string,
   args: string[] = [],
 ): Promise<{ run: DroverRun; events: Loose[]; result: Loose }> {

@@ -20,7 +20,10 @@ import {
 } from "../harness/mod.ts";
 import { endProcesses, processTree } from "../../../lib/proc/tree.ts";
 import { startResponsesStandin } from "../../../lib/scenarios/standins/openai_responses.ts";
-import { startChatStandin } from "../../../lib/scenarios/standins/chat_completions.ts";
+import {
+  type ClassifierVerdict,
+  startChatStandin,
+} from "../../../lib/scenarios/standins/chat_completions.ts";
 import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
 import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { seedCodex, seedGemini, seedOpencode } from "../../../lib/scenarios/homes.ts";
@@ -33,6 +36,8 @@ export interface SeedInput {
   /** Stand-in base URL (no trailing slash, no /v1). */
   api: string;
   firstRun: FirstRun;
+  /** Settings to merge into the CLI's own settings file (Qwen Code: $HOME/.qwen/settings.json). */
+  settings?: Record<string, unknown>;
 }
 
 export interface FirstRun {
@@ -122,19 +127,28 @@ export const QWEN: OtherCli = {
   id: "qwen",
   profile: "qwen",
   api: "chat",
-  // Keys typed while it still says "Initializing..." land raw in the input line.
-  ready: (p: string) => p.includes("? for shortcuts") && !p.includes("Initializing"),
+  // Keys typed while it still says "Initializing..." land raw in the input line. The footer reads
+  // "? for shortcuts" (0.15.10) or names the mode, "Auto mode (shift + tab to cycle)" (0.24.4).
+  ready: (p: string) =>
+    p.includes("Type your message") &&
+    (p.includes("? for shortcuts") || p.includes("(shift + tab to cycle)")) &&
+    !p.includes("Initializing"),
   args: [],
   setup: [
     "$HOME/.qwen/settings.json: general.enableAutoUpdate false (the lab-notes key general.disableAutoUpdate " +
     "is migrated by 0.15.10 and did NOT stop a self-update; npm_config_registry points at a dead loopback port)",
+    "$HOME/.qwen/settings.json: tools.useRipgrep false (the bundled rg has no exec bit under --ignore-scripts)",
     "OPENAI_BASE_URL=http://127.0.0.1:<port>/v1, OPENAI_API_KEY=<lab key>, OPENAI_MODEL=standin-model",
   ],
-  async seed({ home, api }) {
+  async seed({ home, api, settings }) {
     await writeJson(`${home}/.qwen/settings.json`, {
       general: { enableAutoUpdate: false },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
+      ...settings,
+      // The bundled ripgrep comes without its exec bit under --ignore-scripts; 0.24.4 then shows a
+      // warning box naming the install path (which differs per checkout) at the top of every screen.
+      tools: { useRipgrep: false, ...(settings?.tools as Record<string, unknown> | undefined) },
     });
     return {
       ...OFFLINE_ENV,
@@ -166,6 +180,10 @@ export const OPENCODE: OtherCli = {
 
 export interface OtherOptions {
   script?: Step[];
+  /** How the Chat Completions stand-in answers Qwen Code's auto-mode classifier. */
+  classifier?: ClassifierVerdict;
+  /** Settings merged into the CLI's settings file (see `SeedInput.settings`). */
+  settings?: Record<string, unknown>;
   firstRun?: FirstRun;
   /** Extra argv after the recipe's own. */
   args?: string[];
@@ -186,10 +204,11 @@ export interface OtherSession extends AsyncDisposable {
   version: string;
 }
 
-function startStandin(cli: OtherCli, script: Step[]): ScriptedStandin {
-  if (cli.api === "responses") return startResponsesStandin({ steps: script });
-  if (cli.api === "gemini") return startGeminiStandin({ steps: script });
-  return startChatStandin({ steps: script });
+function startStandin(cli: OtherCli, opts: OtherOptions): ScriptedStandin {
+  const steps = opts.script ?? [];
+  if (cli.api === "responses") return startResponsesStandin({ steps });
+  if (cli.api === "gemini") return startGeminiStandin({ steps });
+  return startChatStandin({ steps, classifier: opts.classifier });
 }
 
 export function describeStep(s: Step): string {
@@ -215,8 +234,8 @@ export async function startOther(
   cli: OtherCli,
   opts: OtherOptions = {},
 ): Promise<OtherSession> {
-  const resolved = await resolveCli(cli.id);
-  const api = startStandin(cli, opts.script ?? []);
+  const resolved = await resolveCli(cli.id, ctx.version || undefined);
+  const api = startStandin(cli, opts);
   try {
     // Fixed-length temp names: the project path shows on screen and must not change the wrapping.
     const root = await ctx.lab.tmpDir(cli.id.slice(0, 2));
@@ -254,7 +273,7 @@ export async function startOther(
         // Re-seed on a relaunch: the first attempt may have rewritten its config.
         await Deno.remove(home, { recursive: true }).catch(() => {});
         await Deno.mkdir(home);
-        env = await cli.seed({ home, project, api: api.url, firstRun });
+        env = await cli.seed({ home, project, api: api.url, firstRun, settings: opts.settings });
       },
       ready: until === null ? undefined : {
         until,
@@ -345,7 +364,10 @@ export async function droverApprove(ctx: ScenarioContext, args: string[]): Promi
 }
 
 /** A second window in the pane's session, to be named as the orchestrator (pane 0 is the CLI). */
-export async function orchestratorBeside(ctx: ScenarioContext, s: OtherSession): Promise<string> {
+export async function orchestratorBeside(
+  ctx: ScenarioContext,
+  s: { pane: { session: string } },
+): Promise<string> {
   const out = await ctx.lab.tmux(
     "new-window",
     "-d",

@@ -1,15 +1,19 @@
 /**
- * The §6 approval gate against the real Qwen Code: `drover approve` answers a real shell
- * confirmation with the digit 1 and the command runs. The pane is identified as qwen from its
- * process. (No non-permission dialog of Qwen Code 0.15.10 was reachable against the stand-in.)
+ * The §6 approval gate against the real Qwen Code, every pinned version: `drover approve` answers a
+ * real shell confirmation with the digit 1 and the command runs. The pane is identified as qwen
+ * from its process. 0.24.4 runs in its default auto mode, where the stand-in's classifier cannot
+ * decide: its prompt ("Auto Mode couldn't classify this action …") offers "1. Yes, allow once"
+ * first and "2. Switch to Default Mode and allow once" second; only option 1 is answered. (No
+ * non-permission dialog of Qwen Code was reachable against the stand-in.)
  */
-import type { LabSuite } from "../harness/mod.ts";
+import { type LabSuite, pinnedCliVersions } from "../harness/mod.ts";
 import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { approveScenarios, QWEN } from "./others_common.ts";
 
 export const suite: LabSuite = {
   name: "qwen-approve",
   sizes: [{ cols: 120, rows: 40 }],
+  versions: () => pinnedCliVersions("qwen"),
   scenarios: approveScenarios({
     cli: QWEN,
     shellStep: (cmd) => qwenShell(cmd, "Create the marker file"),

@@ -1,14 +1,39 @@
 /**
- * Real Qwen Code screens (issue 7 item 2): the pinned `@qwen-code/qwen-code` against the scripted
- * Chat Completions stand-in, driven into each state its profile describes. Recorded under
- * tests/fixtures/qwen/<version>/ with `deno task lab --record --only qwen`; compared (and judged by
- * detect() with the `qwen` profile) otherwise.
+ * Real Qwen Code screens (issue 7 item 2; issue 10 for 0.24.4): every pinned `@qwen-code/qwen-code`
+ * against the scripted Chat Completions stand-in, driven into each state its profile describes.
+ * Recorded under tests/fixtures/qwen/<version>/ with `deno task lab --record --suite qwen`;
+ * compared (and judged by detect() with the `qwen` profile) otherwise.
+ *
+ * 0.24.4 starts in auto mode ("Auto mode (shift + tab to cycle)": an LLM classifier, asked through
+ * the same API, approves or blocks each tool call). The scenarios shared with 0.15.10 put it in the
+ * default mode (`tools.approvalMode = "default"` in its settings: the classic numbered prompts);
+ * the auto-mode screens have scenarios of their own (`since`).
  */
-import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
+import {
+  compareVersions,
+  type LabScenario,
+  type LabSuite,
+  pinnedCliVersions,
+  type ScenarioContext,
+} from "../harness/mod.ts";
 import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
-import { press, QWEN, sleep, startOther, submit } from "./others_common.ts";
+import {
+  fileExists,
+  mainTurns,
+  type OtherOptions,
+  press,
+  QWEN,
+  sleep,
+  startOther,
+  submit,
+} from "./others_common.ts";
 
-const READY = "? for shortcuts";
+/** The first pinned version that starts in auto mode. */
+const AUTO_SINCE = "0.24.4";
+const autoDefault = (v: string) => v !== "" && compareVersions(v, AUTO_SINCE) >= 0;
+
+/** The footer of an idle Qwen Code: 0.15.10 "? for shortcuts"; 0.24.4 names the mode. */
+const readyLine = (v: string) => autoDefault(v) ? "(shift + tab to cycle)" : "? for shortcuts";
 const INPUT = "Type your message";
 const CMD = "touch lab_marker.txt";
 const NARRATION = [
@@ -22,22 +47,30 @@ const NARRATION = [
   "Nothing is waiting for you now.",
 ].join("\n");
 
-const scenarios: LabScenario[] = [
+/** Start the version under test in its classic default mode (0.24.4 would start in auto mode). */
+function defaultMode(ctx: ScenarioContext, opts: OtherOptions = {}): OtherOptions {
+  if (!autoDefault(ctx.version)) return opts;
+  ctx.step('$HOME/.qwen/settings.json: tools.approvalMode "default" (not the auto mode)');
+  return { ...opts, settings: { tools: { approvalMode: "default" } } };
+}
+
+const shared: LabScenario[] = [
   {
     name: "ready",
     async run(ctx) {
       await using s = await startOther(ctx, QWEN);
+      const mode = autoDefault(ctx.version) ? "auto" : "interactive";
       await ctx.screen(s.pane, "ready", {
         state: "idle",
-        defining: [INPUT, READY],
-        expect: { input_box: null },
+        defining: [INPUT, readyLine(ctx.version)],
+        expect: { input_box: null, mode },
       });
       ctx.step('type "summarise the notes in notes.txt" (no Enter)');
       await s.pane.type("summarise the notes in notes.txt");
       await ctx.screen(s.pane, "typed-input", {
         state: "idle",
         defining: ["> summarise the notes in notes.txt"],
-        expect: { input_box: "summarise the notes in notes.txt" },
+        expect: { input_box: "summarise the notes in notes.txt", mode },
       });
     },
   },
@@ -46,24 +79,25 @@ const scenarios: LabScenario[] = [
     async run(ctx) {
       await using s = await startOther(ctx, QWEN);
       await sleep(1500);
-      await press(ctx, s, "BTab");
-      await ctx.screen(s.pane, "mode-auto-edit", {
-        state: "idle",
-        defining: ["auto-accept edits (shift + tab to cycle)"],
-        expect: { mode: "accept_edits" },
-      });
-      await press(ctx, s, "BTab");
-      await ctx.screen(s.pane, "mode-yolo", {
-        state: "idle",
-        defining: ["YOLO mode (shift + tab to cycle)"],
-        expect: { mode: "accept_edits" },
-      });
-      await press(ctx, s, "BTab");
-      await ctx.screen(s.pane, "mode-plan", {
-        state: "idle",
-        defining: ["plan mode (shift + tab to cycle)"],
-        expect: { mode: "interactive" },
-      });
+      // 0.15.10 cycles default → auto-edit → YOLO → plan; 0.24.4 auto → YOLO → plan → default →
+      // auto-edit.
+      const auto = autoDefault(ctx.version);
+      const screens: Array<[string, string, string]> = auto
+        ? [
+          ["mode-yolo", "YOLO mode (shift + tab to cycle)", "bypass"],
+          ["mode-plan", "plan mode (shift + tab to cycle)", "plan"],
+          ["mode-default", "⏸ Ask permissions (shift + tab to cycle)", "interactive"],
+          ["mode-auto-edit", "auto-accept edits (shift + tab to cycle)", "accept_edits"],
+        ]
+        : [
+          ["mode-auto-edit", "auto-accept edits (shift + tab to cycle)", "accept_edits"],
+          ["mode-yolo", "YOLO mode (shift + tab to cycle)", "bypass"],
+          ["mode-plan", "plan mode (shift + tab to cycle)", "plan"],
+        ];
+      for (const [name, footer, mode] of screens) {
+        await press(ctx, s, "BTab");
+        await ctx.screen(s.pane, name, { state: "idle", defining: [footer], expect: { mode } });
+      }
     },
   },
   {
@@ -78,22 +112,42 @@ const scenarios: LabScenario[] = [
         stableMs: 0,
       });
       await press(ctx, s, "Escape");
-      await ctx.screen(s.pane, "interrupted", {
-        state: "idle",
-        defining: [INPUT, READY],
-        until: (p) => !p.includes("esc to cancel)") && p.includes(READY),
-      });
+      const ready = readyLine(ctx.version);
+      if (autoDefault(ctx.version)) {
+        // 0.24.4 notes the cancel at once, then spins for a few seconds more (no model request)
+        // before it puts the cancelled request into the transcript; the input box stays empty.
+        await ctx.screen(s.pane, "interrupted", {
+          state: "idle",
+          defining: ["Request cancelled.", "> summarise the notes", INPUT, ready],
+          until: (p) =>
+            !p.includes("esc to cancel)") && p.includes("Request cancelled.") &&
+            p.includes("> summarise the notes"),
+          stableMs: 2000,
+          timeoutMs: 60_000,
+          expect: { input_box: null, mid_response: false },
+        });
+      } else {
+        await ctx.screen(s.pane, "interrupted", {
+          state: "idle",
+          defining: [INPUT, ready],
+          until: (p) => !p.includes("esc to cancel)") && p.includes(ready),
+        });
+      }
     },
   },
   {
     name: "shell-prompt",
     async run(ctx) {
-      await using s = await startOther(ctx, QWEN, {
-        script: [qwenShell(CMD, "Create the marker file"), {
-          kind: "text",
-          text: "Created the marker file.",
-        }],
-      });
+      await using s = await startOther(
+        ctx,
+        QWEN,
+        defaultMode(ctx, {
+          script: [qwenShell(CMD, "Create the marker file"), {
+            kind: "text",
+            text: "Created the marker file.",
+          }],
+        }),
+      );
       await submit(ctx, s, "create the marker file");
       await ctx.screen(s.pane, "shell-prompt", {
         // Under load its shell-permission check can take over a minute before the prompt shows.
@@ -110,7 +164,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "shell-approved", {
         timeoutMs: 90_000,
         state: "idle",
-        defining: ["Created the marker file.", READY],
+        defining: ["Created the marker file.", readyLine(ctx.version)],
         expect: { live_prompt: false },
       });
     },
@@ -118,12 +172,16 @@ const scenarios: LabScenario[] = [
   {
     name: "shell-reject",
     async run(ctx) {
-      await using s = await startOther(ctx, QWEN, {
-        script: [qwenShell("rm -rf build", "Clean the build folder"), {
-          kind: "text",
-          text: "unused",
-        }],
-      });
+      await using s = await startOther(
+        ctx,
+        QWEN,
+        defaultMode(ctx, {
+          script: [qwenShell("rm -rf build", "Clean the build folder"), {
+            kind: "text",
+            text: "unused",
+          }],
+        }),
+      );
       await submit(ctx, s, "clean the build folder");
       await ctx.screen(s.pane, "shell-prompt-rm", {
         // Under load its shell-permission check can take over a minute before the prompt shows.
@@ -133,11 +191,12 @@ const scenarios: LabScenario[] = [
         expect: { command: "rm -rf build" },
       });
       await press(ctx, s, "Escape");
+      const ready = readyLine(ctx.version);
       await ctx.screen(s.pane, "shell-rejected", {
         timeoutMs: 90_000,
         state: "idle",
-        defining: [READY],
-        until: (p) => !p.includes("Waiting for user confirmation") && p.includes(READY),
+        defining: [ready],
+        until: (p) => !p.includes("Waiting for user confirmation") && p.includes(ready),
         expect: { live_prompt: false },
       });
     },
@@ -145,7 +204,7 @@ const scenarios: LabScenario[] = [
   {
     name: "file-write",
     async run(ctx) {
-      await using s = await startOther(ctx, QWEN);
+      await using s = await startOther(ctx, QWEN, defaultMode(ctx));
       s.api.push(
         {
           kind: "tool",
@@ -167,7 +226,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "file-write-approved", {
         timeoutMs: 90_000,
         state: "idle",
-        defining: ["Wrote the notes.", READY],
+        defining: ["Wrote the notes.", readyLine(ctx.version)],
       });
     },
   },
@@ -181,7 +240,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "narration", {
         timeoutMs: 90_000,
         state: "idle",
-        defining: ["Allow execution of: 'touch'?", "Nothing is waiting", READY],
+        defining: ["Allow execution of: 'touch'?", "Nothing is waiting", readyLine(ctx.version)],
         expect: { live_prompt: false, permission_prompt: false },
       });
     },
@@ -193,11 +252,28 @@ const scenarios: LabScenario[] = [
         script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
       });
       await submit(ctx, s, "summarise the notes");
+      if (autoDefault(ctx.version)) {
+        // 0.24.4 retries silently for a while, then shows each retry of its own ("✕ [API Error:
+        // 429 …] (Retrying in 58s… (attempt 1/10))" above the busy line).
+        ctx.step(
+          "the stand-in answers every request with HTTP 429 insufficient_quota; wait for the " +
+            "retry line",
+        );
+        await ctx.screen(s.pane, "quota-retrying", {
+          state: "busy",
+          defining: ["[API Error: 429", "esc to cancel"],
+          until: (p) => p.includes("Retrying in") && p.includes("esc to cancel"),
+          stableMs: 0,
+          timeoutMs: 150_000,
+          expect: { mid_response: true, stream_error: "*", cli_unavailable: null },
+          notes: "the retry cycle (10 attempts about a minute apart) is not waited out",
+        });
+        return;
+      }
       ctx.step(
         "the stand-in answers every request with HTTP 429 insufficient_quota; wait for the 3rd retry",
       );
-      const deadline = Date.now() + 60_000;
-      while (s.api.mainRequests().length < 3 && Date.now() < deadline) await sleep(500);
+      await mainTurns(s, 3, 60_000).catch(() => {});
       await ctx.screen(s.pane, "quota-retrying", {
         state: "busy",
         defining: ["esc to cancel"],
@@ -217,8 +293,122 @@ const scenarios: LabScenario[] = [
       ctx.step("the stand-in answers every request with HTTP 401 invalid_api_key");
       await ctx.screen(s.pane, "auth-failure", {
         state: "unavailable",
-        defining: ["[API Error: 401", READY],
+        defining: ["[API Error: 401", readyLine(ctx.version)],
         timeoutMs: 60_000,
+      });
+    },
+  },
+];
+
+// ---- Auto mode (0.24.4 on): the classifier behind it, answered by the stand-in ----
+
+const autoMode: LabScenario[] = [
+  {
+    // Through a gateway that cannot classify (our stand-in by default), each shell command asks,
+    // with a choice that switches to the default mode.
+    name: "shell-prompt-auto",
+    since: AUTO_SINCE,
+    async run(ctx) {
+      await using s = await startOther(ctx, QWEN, {
+        classifier: "unavailable",
+        script: [qwenShell(CMD, "Create the marker file"), {
+          kind: "text",
+          text: "Created the marker file.",
+        }],
+      });
+      await submit(ctx, s, "create the marker file");
+      await ctx.screen(s.pane, "shell-prompt-auto", {
+        timeoutMs: 150_000,
+        state: "prompt",
+        defining: [
+          "Auto Mode couldn't classify this action",
+          "Allow execution of: 'touch'?",
+          "1. Yes, allow once",
+          "2. Switch to Default Mode and allow once",
+        ],
+        // Option 2 switches to the default mode (asks every time): a mode switch, not a broad grant.
+        expect: { command: CMD, permission_prompt: true, broad_grant_option: null, mode: "auto" },
+      });
+      await press(ctx, s, "1");
+      await ctx.screen(s.pane, "shell-auto-approved", {
+        timeoutMs: 90_000,
+        state: "idle",
+        defining: ["Created the marker file.", "Auto mode (shift + tab to cycle)"],
+        expect: { live_prompt: false, mode: "auto" },
+      });
+      if (!(await fileExists(`${s.project}/lab_marker.txt`))) ctx.fail("the command did not run");
+    },
+  },
+  {
+    name: "auto-allowed",
+    since: AUTO_SINCE,
+    async run(ctx) {
+      await using s = await startOther(ctx, QWEN, {
+        classifier: "allow",
+        script: [qwenShell(CMD, "Create the marker file"), {
+          kind: "text",
+          text: "Created the marker file.",
+        }],
+      });
+      await submit(ctx, s, "create the marker file");
+      await ctx.screen(s.pane, "auto-allowed", {
+        timeoutMs: 150_000,
+        state: "idle",
+        defining: ["Shell touch lab_marker.txt", "Created the marker file.", "Auto mode ("],
+        failIf: "Allow execution of:",
+        expect: { live_prompt: false, mode: "auto" },
+        notes: "the classifier allowed the command: it ran without a prompt",
+      });
+      if (!(await fileExists(`${s.project}/lab_marker.txt`))) ctx.fail("the command did not run");
+    },
+  },
+  {
+    name: "auto-blocked",
+    since: AUTO_SINCE,
+    async run(ctx) {
+      await using s = await startOther(ctx, QWEN, {
+        classifier: "block",
+        script: [qwenShell(CMD, "Create the marker file"), {
+          kind: "text",
+          text: "The action was blocked.",
+        }],
+      });
+      await submit(ctx, s, "create the marker file");
+      await ctx.screen(s.pane, "auto-blocked", {
+        timeoutMs: 150_000,
+        state: "idle",
+        defining: ["Blocked by auto mode policy", "The action was blocked.", "Auto mode ("],
+        expect: { live_prompt: false, permission_prompt: false, mode: "auto" },
+        notes: "the classifier blocked the command: nothing asks, the model is told why",
+      });
+      if (await fileExists(`${s.project}/lab_marker.txt`)) ctx.fail("the blocked command ran");
+    },
+  },
+  {
+    // File edits inside the project need no classifier in auto mode.
+    name: "auto-file-write",
+    since: AUTO_SINCE,
+    async run(ctx) {
+      await using s = await startOther(ctx, QWEN);
+      s.api.push(
+        {
+          kind: "tool",
+          name: "write_file",
+          args: { file_path: `${s.project}/notes.md`, content: "# Notes\nhello\n" },
+        },
+        { kind: "text", text: "Wrote the notes." },
+      );
+      ctx.step("stand-in script: tool write_file(<project>/notes.md) → text");
+      await submit(ctx, s, "write the notes file");
+      await s.pane.waitFor("Wrote the notes.", { timeoutMs: 150_000, what: "the model's reply" });
+      await ctx.screen(s.pane, "auto-file-write", {
+        timeoutMs: 60_000,
+        // At 80x24 the final redraw can push the reply's last line away; the tool line stays.
+        stableMs: 2000,
+        state: "idle",
+        defining: ["WriteFile Writing to notes.md", "Auto mode ("],
+        failIf: "Apply this change?",
+        expect: { live_prompt: false, mode: "auto" },
       });
     },
   },
@@ -229,8 +419,9 @@ export const suite: LabSuite = {
   profile: "qwen",
   fixtures: {
     cli: "qwen",
-    version: async () => (await resolveCli("qwen")).version,
+    version: async () => (await pinnedCliVersions("qwen")).at(-1) ?? "?",
     setup: QWEN.setup,
   },
-  scenarios,
+  versions: () => pinnedCliVersions("qwen"),
+  scenarios: [...shared, ...autoMode],
 };

@@ -7,7 +7,7 @@
  *   deno task lab --only bash-prompt   only scenarios whose "suite/scenario" contains the text (repeatable)
  *   deno task lab --size 120x40        only one pane size (repeatable)
  *   deno task lab --cli-version 2.1.332  only that version of suites pinned at several (repeatable)
- *   deno task lab --jobs 4             parallel scenarios (default 4, or $LAB_JOBS)
+ *   deno task lab --jobs 4             parallel scenarios (default 6, or $LAB_JOBS)
  *   deno task lab --no-detect          skip detect()
  *   deno task lab --list               list scenarios and exit
  *   deno task lab --latest             the drift check: the newest published version of each CLI,
@@ -78,8 +78,9 @@ async function main(): Promise<number> {
     );
     return 0;
   }
-  // A job mostly waits on its CLI (a whole run used ~12% of one core per job), so 3 fit on 2 cores.
-  const jobs = v.jobs === undefined ? Number(Deno.env.get("LAB_JOBS") ?? 4) : Number(v.jobs);
+  // A job mostly waits on its CLI (a model stand-in, retry back-offs, settle waits): the whole lab
+  // is ~6600 job-seconds, 25 min at 4 side by side; 6 keep it under 20 min on 2 cores.
+  const jobs = v.jobs === undefined ? Number(Deno.env.get("LAB_JOBS") ?? 6) : Number(v.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8) {
     console.error("lab: --jobs must be an integer from 1 to 8");
     return 2;

@@ -45,6 +45,10 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ⏸ manual mode on · ? for shortcuts"),
   );
   assert.equal(
+    normalise("  ⏵⏵ bypass permissions on (shift+tab to cycle)"),
+    normalise("  ⏵⏵ bypass permissions on"),
+  );
+  assert.equal(
     normalise("  ✕ [API Error: 429 You exceeded your current quota  █"),
     normalise("  ✕ [API Error: 429 You exceeded your current quota"),
   );

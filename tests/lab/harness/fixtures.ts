@@ -191,6 +191,8 @@ export function normalise(line: string): string {
     // 2.1.332's "◐ medium · /effort"), and so does 2.1.332's "← for agents" hint before it.
     .replace(/\s+\S [a-z]+ · \/effort$/u, "")
     .replace(/ · ← for agents$/u, "")
+    // 2.1.332's "(shift+tab to cycle)" after the bypass footer is drawn in some frames only.
+    .replace(/^(\s*⏵⏵ bypass permissions on) \(shift\+tab to cycle\)$/u, "$1")
     // Qwen Code 0.24.4's scrollbar in the last column, drawn once the transcript overflows.
     .replace(/\s+█$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).

@@ -294,7 +294,11 @@ const scenarios: LabScenario[] = [
       await submit(ctx, c, "write a report");
       // The prompt itself is the table's file-prompt screen (lib/scenarios/tables/claude.ts).
       ctx.step("wait for the file prompt");
-      await c.pane.waitFor("Do you want to create report.md?", { timeoutMs: 30_000 });
+      // Settled first: a key pressed while the prompt is still drawing is lost (2.1.332).
+      await c.pane.waitFor("Do you want to create report.md?", {
+        timeoutMs: 30_000,
+        stableMs: 700,
+      });
       await press(ctx, c, "1");
       await ctx.screen(c.pane, "write-answered", {
         state: "idle",

@@ -32,7 +32,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "mode-plan", {
         state: "idle",
         defining: ["Plan mode (shift+tab to cycle)"],
-        expect: { mode: "interactive" },
+        expect: { mode: "plan" },
       });
     },
   },

@@ -32,7 +32,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "mode-plan", {
         state: "idle",
         defining: ["plan Shift+Tab to manual"],
-        expect: { mode: "interactive" },
+        expect: { mode: "plan" },
       });
       await press(ctx, s, "BTab");
       await s.pane.waitFor("Shift+Tab to accept edits", { timeoutMs: 10_000 });
@@ -40,7 +40,7 @@ const scenarios: LabScenario[] = [
       await ctx.screen(s.pane, "mode-yolo", {
         state: "idle",
         defining: ["YOLO Ctrl+Y"],
-        expect: { mode: "accept_edits" },
+        expect: { mode: "bypass" },
       });
     },
   },

@@ -5,7 +5,9 @@
 # with `IFS=$'\t' read -r` and used only as a regex operand — never eval'd, never executed. This
 # file holds no marker of any CLI. The safety rules of `approve` are compiled here, mirroring
 # drover's own gate (DESIGN §6): orchestrator refusal, one claim per pane, a fresh capture that
-# re-confirms a live permission prompt, option 1 only, broad-grant refusal, dialog refusal.
+# re-confirms a live permission prompt, option 1 only (the digit, or Enter on a choice row whose
+# first choice the styled capture shows selected), broad-grant refusal, dialog refusal.
+# `classify` keeps no rule at all: drover judges (`drover __classify`), the script words the line.
 #
 # Usage: sweep.sh [-L name | -S path] [--config FILE] [--cli NAME] [--session S] <command> [args]
 #   snapshot                 last lines of every pane of the session, with drover's verdicts

@@ -1,14 +1,16 @@
 /**
- * One judgement for sweep.sh and drive. Every recorded screen (all CLIs, all versions under
- * tests/fixtures) and hand-made dangerous prompts in each CLI's real prompt chrome are shown in
- * replay doubles on private tmux servers; then
+ * One judgement for sweep.sh and drive. Every screen under tests/fixtures (all CLIs, all versions,
+ * and every hand-made one) and hand-made dangerous prompts in each CLI's real prompt chrome (each
+ * recorded version whose chrome differs) are shown in replay doubles on private tmux servers; then
  *   - `drover drive --once --approve allowlist` judges and acts on all of them (the real loop), and
  *     `sweep.sh classify` judges each pane's capture: both must take the same action;
  *   - `sweep.sh approve-eval` (approve's own bash gate) and drover's gate judge each capture: both
  *     must press the same key or refuse for the same reason.
  * Mutations caught: sweep.sh classify wording one verdict as another (e.g. a danger as "not
  * allowlisted"), drive judging the allowlist before the danger rules, the bash gate reading a
- * choice row's selection wrongly (the hand-made moved-selection screen).
+ * choice row's selection wrongly (the hand-made moved-selection screen), the bash gate without its
+ * not-affirmative check on numbered options ("1. No") or reading 2.1.332's column selection wrongly
+ * (the swapped columns), option 1 taken from the last numbered option (each verified).
  */
 import assert from "node:assert/strict";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
@@ -100,17 +102,29 @@ function substituteVisible(text: string, from: string, to: string): string {
   }).join("\n");
 }
 
-/** Where each CLI's real prompt chrome comes from, and the command shown in it. */
-const CHROME: Record<string, { rel: string; command: string }> = {
-  claude: {
+/** Where each CLI's real prompt chrome comes from (every recorded version of a CLI whose prompt
+ * chrome differs), and the command shown in it. */
+const CHROME: { cli: string; rel: string; command: string }[] = [
+  {
+    cli: "claude",
     rel: "claude-code/2.1.197/bash-prompt@120x40",
     command: `node -e "console.log('build check ok: 3 files')"`,
   },
-  codex: { rel: "codex/0.171.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  gemini: { rel: "gemini/0.61.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  qwen: { rel: "qwen/0.15.10/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  opencode: { rel: "opencode/1.18.33/shell-prompt@120x40", command: "touch lab_marker.txt" },
-};
+  {
+    cli: "claude",
+    rel: "claude-code/2.1.332/bash-prompt@120x40",
+    command: `node -e "console.log('build check ok: 3 files')"`,
+  },
+  { cli: "codex", rel: "codex/0.171.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  { cli: "gemini", rel: "gemini/0.61.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  { cli: "qwen", rel: "qwen/0.15.10/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  { cli: "qwen", rel: "qwen/0.24.4/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  {
+    cli: "opencode",
+    rel: "opencode/1.18.33/shell-prompt@120x40",
+    command: "touch lab_marker.txt",
+  },
+];
 
 const DANGERS: [string, string][] = [
   ["rm -rf build", "recursive-delete"],
@@ -125,7 +139,8 @@ const DANGERS: [string, string][] = [
  */
 async function handmadeCases(): Promise<Case[]> {
   const out: Case[] = [];
-  for (const [cli, c] of Object.entries(CHROME)) {
+  for (const c of CHROME) {
+    const cli = c.cli;
     const styled = await Deno.readTextFile(`${FIXTURES}/${c.rel}.ansi.txt`);
     const plain = await Deno.readTextFile(`${FIXTURES}/${c.rel}.txt`);
     for (const [command, rule] of DANGERS) {
@@ -146,7 +161,7 @@ async function handmadeCases(): Promise<Case[]> {
   }
   // OpenCode's row with the selection moved to "Allow always" (the SGR of the two choices
   // swapped): Enter would confirm the broad choice, so both sides must refuse.
-  const rel = CHROME.opencode.rel;
+  const rel = CHROME.find((c) => c.cli === "opencode")!.rel;
   const styled = await Deno.readTextFile(`${FIXTURES}/${rel}.ansi.txt`);
   const bright = "\x1b[38;2;10;10;10m";
   const grey = "\x1b[38;2;128;128;128m";
@@ -160,7 +175,61 @@ async function handmadeCases(): Promise<Case[]> {
     screen: { text: moved, cols: 120, rows: 40 },
     expect: "refuse no-option-1",
   });
+  out.push(...await columnCases());
   return out;
+}
+
+/**
+ * Claude Code 2.1.332's un-numbered choice column (tests/fixtures/claude-code/2.1.332/
+ * auto-no-first-prompt: "❯ No" over "Yes", refused as not affirmative) with its two entries
+ * swapped, hand-made: "❯ Yes" over "No" (a one-time yes shown selected: Enter) and "Yes" over
+ * "❯ No" (the yes is first but the selection is on No: Enter would reject, so no option 1).
+ * Mutation caught: sweep.sh's choice_column taking its first entry as selected wherever the ❯ is.
+ */
+async function columnCases(): Promise<Case[]> {
+  const rel = "claude-code/2.1.332/auto-no-first-prompt@120x40";
+  const styled = (await Deno.readTextFile(`${FIXTURES}/${rel}.ansi.txt`)).split("\n");
+  // deno-lint-ignore no-control-regex
+  const at = styled.findIndex((l) => /❯\x1b\[39m \x1b\[[0-9;]*mNo$/.test(l));
+  // deno-lint-ignore no-control-regex
+  assert.ok(at > 0 && /^\x1b\[39m {3}Yes +$/.test(styled[at + 1]), `${rel}: column changed`);
+  const yesSelected = [...styled];
+  yesSelected[at] = styled[at].replace(/No$/, "Yes");
+  yesSelected[at + 1] = styled[at + 1].replace("   Yes", "   No ");
+  const noSelectedBelow = [...styled];
+  noSelectedBelow[at] = styled[at + 1];
+  noSelectedBelow[at + 1] = styled[at];
+  const screen = (lines: string[]) => ({ text: lines.join("\n"), cols: 120, rows: 40 });
+  // The numbered 2.1.332 prompt with option 1 worded "No" (mutation caught: sweep.sh's verdict
+  // without its not_affirmative check on numbered options — it would press 1 on "No").
+  const numbered = "claude-code/2.1.332/bash-prompt@120x40";
+  const lines = (await Deno.readTextFile(`${FIXTURES}/${numbered}.ansi.txt`)).split("\n");
+  const one = lines.findIndex((l) => l.includes("1.") && l.endsWith("mYes"));
+  assert.ok(one > 0, `${numbered}: option 1 changed`);
+  lines[one] = lines[one].replace(/Yes$/, "No");
+  return [
+    {
+      name: `hand-made claude 2.1.332 "1. No" (chrome of ${numbered})`,
+      cli: "claude",
+      size: "120x40",
+      screen: screen(lines),
+      expect: "refuse not-affirmative",
+    },
+    {
+      name: `hand-made claude 2.1.332 column "❯ Yes" over "No" (chrome of ${rel})`,
+      cli: "claude",
+      size: "120x40",
+      screen: screen(yesSelected),
+      expect: `approve key=Enter keys=${JSON.stringify("\r")}`,
+    },
+    {
+      name: `hand-made claude 2.1.332 column "Yes" over "❯ No" (chrome of ${rel})`,
+      cli: "claude",
+      size: "120x40",
+      screen: screen(noSelectedBelow),
+      expect: "refuse no-option-1",
+    },
+  ];
 }
 
 /**
@@ -183,6 +252,44 @@ async function lookalikeCases(): Promise<Case[]> {
       expect: "no-op",
     });
   }
+  return out;
+}
+
+/**
+ * Mutation runs only (never set in CI): a regular expression on case names, e.g. "hand-made", so a
+ * mutant of sweep.sh can be checked against the cases meant to catch it without the whole run.
+ */
+const PARITY_ONLY = "SWEEP_PARITY_ONLY";
+
+function onlyCases(): RegExp | undefined {
+  const v = Deno.env.get(PARITY_ONLY);
+  return v ? new RegExp(v) : undefined;
+}
+
+/**
+ * The hand-made screens of tests/fixtures/hand-made/<cli>/ (recorded screens edited as each
+ * manifest entry says: status lines, a limit menu reordered): both sides must agree on them too.
+ */
+async function handmadeFolderCases(): Promise<Case[]> {
+  const out: Case[] = [];
+  for await (const folder of Deno.readDir(`${FIXTURES}/hand-made`)) {
+    const cli = FOLDER_CLI[folder.name];
+    if (!folder.isDirectory || folder.name === "lookalike") continue;
+    assert.ok(cli, `tests/fixtures/hand-made/${folder.name}: no CLI mapped for it in this test`);
+    const dir = `${FIXTURES}/hand-made/${folder.name}`;
+    const m = JSON.parse(await Deno.readTextFile(`${dir}/manifest.json`));
+    assert.equal(m.hand_made, true, `${dir}/manifest.json says hand_made`);
+    for (const e of m.screens as { file: string; styled?: string; size: string }[]) {
+      const [cols, rows] = e.size.split("x").map(Number);
+      out.push({
+        name: `hand-made ${folder.name}/${e.file.replace(/\.txt$/, "")}`,
+        cli,
+        size: e.size,
+        screen: { text: await Deno.readTextFile(`${dir}/${e.styled ?? e.file}`), cols, rows },
+      });
+    }
+  }
+  assert.ok(out.length >= 5, `only ${out.length} hand-made screens under tests/fixtures/hand-made`);
   return out;
 }
 
@@ -309,9 +416,15 @@ async function showAll(
 
 Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval presses what drover's gate presses, on every recorded screen and hand-made dangerous prompt", async () => {
   const { cases: recorded, counts } = await recordedCases();
-  const handmade = [...await handmadeCases(), ...await lookalikeCases()];
-  const all = [...recorded, ...handmade];
-  assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
+  const handmade = [
+    ...await handmadeCases(),
+    ...await lookalikeCases(),
+    ...await handmadeFolderCases(),
+  ];
+  const only = onlyCases();
+  const all = [...recorded, ...handmade].filter((c) => only === undefined || only.test(c.name));
+  if (only) console.error(`parity: ${PARITY_ONLY}=${only.source}: ${all.length} cases only`);
+  else assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
   const tmp = await Deno.makeTempDir({ prefix: "drover-parity-" });
   const servers: TestServer[] = [];
   const doubles: ReplayPane[] = [];
@@ -419,6 +532,7 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
         JSON.stringify(tally)
       }`,
     );
+    if (only) return; // a mutation run on a subset: the coverage minimums below are the full run's
     // Not vacuous: approvals with both keys, dangers, dialogs, escalations and no-ops all occur.
     const has = (re: RegExp, min: number) => {
       const n = Object.entries(tally).filter(([k]) => re.test(k)).reduce((a, [, v]) => a + v, 0);
@@ -426,7 +540,8 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     };
     has(/^approve key=1 /, 10);
     has(/^approve key=Enter /, 1);
-    has(/^escalate danger /, DANGERS.length * Object.keys(CHROME).length);
+    has(/^escalate danger /, DANGERS.length * CHROME.length);
+    has(/^refuse not-affirmative$/, 3);
     has(/^refuse no-option-1$/, 1);
     has(/^escalate not-allowlisted$/, 5);
     has(/^refuse dialog$/, 5);

@@ -38,7 +38,10 @@ interface Rig extends AsyncDisposable {
   srv: TestServer;
   agent: ReplayPane;
   others: ReplayPane[];
-  sweep(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  sweep(
+    args: string[],
+    env?: Record<string, string>,
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 async function rig(agentScreen: Screen, session = "agents"): Promise<Rig> {
@@ -59,10 +62,10 @@ async function rig(agentScreen: Screen, session = "agents"): Promise<Rig> {
     srv,
     agent,
     others,
-    async sweep(args) {
+    async sweep(args, extra = {}) {
       const out = await new Deno.Command("bash", {
         args: [SWEEP, "-L", srv.name, ...args],
-        env: { DROVER: bin, XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" },
+        env: { DROVER: bin, XDG_RUNTIME_DIR: tmp, NO_COLOR: "1", ...extra },
         stdout: "piped",
         stderr: "piped",
       }).output();
@@ -130,4 +133,95 @@ Deno.test("sweep.sh approve: a synchronized window is refused with exit 19 and g
   const ok = await r.sweep(["approve", r.agent.paneId]);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.equal(await r.agent.keys(), "1");
+});
+
+/** Hand-made: the recorded prompt with the selection glyph moved from option 1 to option 2. */
+async function selectionOnTwo(): Promise<Screen> {
+  const s = await screen("bash-prompt");
+  const lines = s.text.split("\n");
+  const one = lines.findIndex((l) => l.includes("❯") && l.includes("1."));
+  assert.ok(one > 0 && lines[one + 1].includes("2."), "fixture options changed");
+  lines[one] = lines[one].replace("❯", " ");
+  lines[one + 1] = lines[one + 1].replace("   ", " ❯ ");
+  assert.ok(lines[one + 1].includes("❯"), "fixture option 2 changed");
+  return { ...s, text: lines.join("\n") };
+}
+
+/** An unconfirmed approve polls the pane 30 times through the bash gate: on a loaded machine that
+ * can take longer than the default watchdog (120 s), which is not what these tests are about. */
+const SLOW_OK = { SWEEP_TIME_LIMIT: "900" };
+
+// The one Enter after the digit is earned by the same live prompt showing option 1 selected.
+// Mutation caught (verified): sweep.sh reading option 1 as selected whatever its glyph says
+// (`OPT1_SEL=1`) — the moved selection below then gets "1 + Enter", confirming option 2.
+Deno.test("sweep.sh approve: the Enter after the 1 only while option 1 shows selected", async () => {
+  {
+    await using r = await rig(await screen("bash-prompt"));
+    await r.agent.onKey("1", await screen("bash-prompt"));
+    await r.agent.onKey("\r", await screen("bash-answered"));
+    const res = await r.sweep(["approve", r.agent.paneId], SLOW_OK);
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.match(res.stdout, /with 1 \+ Enter$/m);
+    assert.equal(await r.agent.keys(), "1\r");
+  }
+  {
+    await using r = await rig(await screen("bash-prompt"));
+    await r.agent.onKey("1", await selectionOnTwo());
+    await r.agent.onKey("\r", await screen("bash-answered"));
+    const res = await r.sweep(["approve", r.agent.paneId], SLOW_OK);
+    assert.equal(res.code, 17, res.stdout + res.stderr);
+    assert.match(res.stdout, /^unconfirmed pane %\d+: sent 1;/m);
+    assert.equal(await r.agent.keys(), "1");
+  }
+});
+
+// The key goes out on a fresh capture's word only: approve captures twice (gate, then re-confirm)
+// and refuses with 16 when the prompt changed in between. The test puts a tmux wrapper first on
+// sweep.sh's PATH (a seam the test injects; sweep.sh reads nothing for it) that, on sweep.sh's
+// second capture, has the double draw a different live prompt first.
+// Mutation caught (verified): sweep.sh without its re-confirm comparison — it then sends the 1
+// the first capture earned to the other prompt.
+Deno.test("sweep.sh approve: a prompt that changes between the gate capture and the send gets no key (16)", async () => {
+  await using r = await rig(await screen("bash-prompt"));
+  const other = await screen("bash-prompt-npm");
+  await r.agent.onKey("1", await screen("bash-answered"));
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-reconfirm-" });
+  try {
+    const real = new TextDecoder().decode(
+      (await new Deno.Command("bash", { args: ["-c", "command -v tmux"], stdout: "piped" })
+        .output()).stdout,
+    ).trim();
+    assert.ok(real.startsWith("/"), "tmux on PATH");
+    await Deno.writeTextFile(`${tmp}/other`, other.text);
+    const dir = r.agent.dir;
+    await Deno.writeTextFile(
+      `${tmp}/tmux`,
+      `#!/bin/bash
+# sweep.sh's own captures carry its separator (display-message -p drover-sweep-…); count them.
+case " $* " in
+*" drover-sweep-"*)
+  n=$(( $(cat ${q(tmp)}/count 2>/dev/null || echo 0) + 1 ))
+  echo "$n" > ${q(tmp)}/count
+  if [ "$n" = 2 ]; then
+    rm -f ${q(dir)}/switched
+    cp ${q(tmp)}/other ${q(dir)}/next
+    kill -USR1 "$(cat ${q(dir)}/pid)"
+    for _ in $(seq 200); do [ -e ${q(dir)}/switched ] && break; sleep 0.05; done
+  fi
+  ;;
+esac
+exec ${q(real)} "$@"
+`,
+    );
+    await Deno.chmod(`${tmp}/tmux`, 0o755);
+    const res = await r.sweep(["approve", r.agent.paneId], {
+      PATH: `${tmp}:${Deno.env.get("PATH") ?? ""}`,
+    });
+    assert.equal(res.code, 16, res.stdout + res.stderr);
+    assert.match(res.stdout, /prompt-changed/);
+    assert.equal(await r.agent.keys(), "");
+    assert.equal((await Deno.readTextFile(`${tmp}/count`)).trim(), "2", "two captures, no more");
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });

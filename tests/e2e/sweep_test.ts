@@ -210,6 +210,21 @@ Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, he
   }
 });
 
+// Claude Code 2.1.332 (the newest recorded version, which SCREENS holds): a permission prompt whose
+// un-numbered column starts with "❯ No" is refused as not affirmative (18), never answered.
+// Mutation caught (verified): sweep.sh's verdict without its not_affirmative check on a choice
+// (Enter would then reject the command) — it answers with Enter and exits 0.
+Deno.test("sweep.sh approve refuses Claude Code 2.1.332's un-numbered No-first prompt (exit 18), sending nothing", async () => {
+  const s = need(/^auto-no-first-prompt$/);
+  assert.match(s.rel, /2\.1\.332/, "the newest recorded Claude Code is 2.1.332");
+  const answered = await loadScreen(need(/^auto-prompt-answered$/).rel);
+  await using r = await sweepRig(s, undefined, { onKeys: [["\r", answered], ["1", answered]] });
+  const res = await r.run(["approve", "agents:1.0"]);
+  assert.equal(res.code, 18, res.stdout + res.stderr);
+  assert.match(res.stdout, /^refused pane %\d+ \(not-affirmative\)/m);
+  assert.equal(res.keys, "");
+});
+
 // Found by the issue-17 audit: a blank screen's trailing newlines were eaten by $(…) with the
 // capture separator's, so an empty pane read as "(pane vanished)" and approve said exit 4.
 Deno.test("sweep.sh: a pane with a blank screen is captured, not reported vanished", async () => {
@@ -305,6 +320,17 @@ Deno.test("sweep.sh approve answers OpenCode's choice row with Enter, only when 
     assert.match(res.stdout, /refused pane %\d+ \(no-option-1\)/);
     assert.equal(res.keys, "");
   }
+  {
+    // A configured broad-grant marker naming the first choice: refused (14) before any Enter.
+    // Mutation caught (verified): sweep.sh's verdict without its broad-grant check on a choice row.
+    await using r = await sweepRig(oc(/^shell-prompt$/), oc(/^ready$/), opts);
+    const cfg = `${r.tmp}/config.toml`;
+    await Deno.writeTextFile(cfg, `[clis.opencode.prompt_profile]\nbroad_grant_marker = "once"\n`);
+    const res = await r.run(["--config", cfg, "approve", "agents:1.0"]);
+    assert.equal(res.code, 14, res.stdout + res.stderr);
+    assert.match(res.stdout, /refused pane %\d+ \(broad-grant\)/);
+    assert.equal(res.keys, "");
+  }
 });
 
 Deno.test("sweep.sh approve-eval: its shifted live window ends exactly 6 non-blank lines above the footer", async () => {
@@ -324,6 +350,29 @@ Deno.test("sweep.sh approve-eval: its shifted live window ends exactly 6 non-bla
     const seven = await sweep(["--cli", "claude", "approve-eval"], { stdin: shifted(6), env });
     assert.equal(seven.stdout, "refuse (no-live-prompt)\n", seven.stderr);
     assert.equal(seven.code, 12);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+// Hand-made (Claude Code wording): a prompt block with 4 lines of output under it and no footer.
+// A marker within the last 15 lines is not enough: an option line (or a marker) must sit in the
+// last 4, as drover's liveness says. Mutation caught (verified): sweep.sh's true-end rule reduced
+// to "a marker anywhere in the block" (`tail_marker || block_marker`).
+Deno.test("sweep.sh approve-eval: a marker in the block without an option line at the end is not live", async () => {
+  const text = [
+    " Do you want to proceed?",
+    " ❯ 1. Yes",
+    "   2. No",
+    ...Array.from({ length: 4 }, (_, i) => `output line ${i}`),
+  ].join("\n") + "\n";
+  assert.equal(detect({ plain: text }, resolveProfile("claude", EMPTY_CONFIG)).live_prompt, false);
+  const tmp = await Deno.makeTempDir();
+  try {
+    const env = { DROVER: await droverExe(tmp) };
+    const res = await sweep(["--cli", "claude", "approve-eval"], { stdin: text, env });
+    assert.equal(res.stdout, "refuse (no-live-prompt)\n", res.stderr);
+    assert.equal(res.code, 12);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

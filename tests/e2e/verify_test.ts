@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { Ajv } from "../../lib/deps/ajv.ts";
 import { drover, type DroverRun, envelope, REPO_ROOT } from "../helpers/drover.ts";
 import { droverCommand } from "../helpers/drover.ts";
+import { testWithTools } from "../helpers/tools.ts";
 
 const CLAUDE_BIN =
   `${REPO_ROOT}tests/lab/clis/node_modules/@anthropic-ai/claude-code-linux-x64/claude`;
@@ -258,19 +259,17 @@ async function treeHash(root: string): Promise<Record<string, string>> {
   return out;
 }
 
-const realClaude = await exists(CLAUDE_BIN);
-if (!realClaude) {
-  console.log(
-    `verify e2e: the pinned Claude Code is not installed (${CLAUDE_BIN}); the real-CLI tests ` +
-      "are skipped (npm install --prefix tests/lab/clis --no-save --ignore-scripts)",
-  );
-}
+/** The real-CLI tests need the pinned Claude Code (tests/helpers/tools.ts: skipped with the
+ * reason printed when it is not installed, a failure under DROVER_STRICT_SKIPS=1 as in CI). */
+const REAL_CLAUDE = {
+  files: [CLAUDE_BIN],
+  hint: "npm install --prefix tests/lab/clis --no-save --ignore-scripts; .ci/run installs it",
+};
 
-Deno.test({
-  name:
-    "verify: the real Claude Code under env -i with a bare HOME: every scenario holds, HOME untouched, --save feeds profile test",
-  ignore: !realClaude,
-  async fn() {
+testWithTools(
+  "verify: the real Claude Code under env -i with a bare HOME: every scenario holds, HOME untouched, --save feeds profile test",
+  [],
+  async () => {
     await withDir(async (dir) => {
       const home = `${dir}/home`;
       await Deno.mkdir(`${home}/.config/drover`, { recursive: true });
@@ -316,12 +315,13 @@ Deno.test({
       }
     });
   },
-});
+  REAL_CLAUDE,
+);
 
-Deno.test({
-  name: "verify: a wrong marker in the user's config fails exactly the scenarios it decides",
-  ignore: !realClaude,
-  async fn() {
+testWithTools(
+  "verify: a wrong marker in the user's config fails exactly the scenarios it decides",
+  [],
+  async () => {
     await withDir(async (dir) => {
       // mid_response_markers and mid_response_pattern decide busy: a busy footer and a busy line
       // nobody prints turn both busy screens idle.
@@ -347,4 +347,5 @@ Deno.test({
       assert.deepEqual(busy.fields[0].value, ["esc to halt the turn"]);
     });
   },
-});
+  REAL_CLAUDE,
+);

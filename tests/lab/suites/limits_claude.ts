@@ -15,9 +15,10 @@
  *   open then is escalated and never answered; once a person has closed it, "continue" is typed once
  *   and reaches the API; a limit that comes back (the API refuses again) waits twice the margin and
  *   is resumed once more. The orchestrator's runs exit 75 while it waits and 0 once resumed.
- * - `drive-resume-self` (2.1.332, its auto-continue on as shipped): drover must not add a second
- *   continuation to the CLI's own. Whether the CLI goes on by itself in the lab's detached tmux is
- *   logged; either way exactly one continuation reaches the API.
+ * - `drive-resume-self` (2.1.332, its auto-continue on as shipped), all in real time with the
+ *   default margin: drover must not add a second continuation to the CLI's own. Whether the CLI
+ *   went on by itself in the lab's detached tmux is logged; either way exactly one continuation
+ *   reaches the API.
  */
 import type { DroverRun } from "../../helpers/drover.ts";
 import { claudeAt, driveOnce } from "./drive_claude.ts";
@@ -44,8 +45,8 @@ const HIT = "You've hit your";
 const SELF_CONTINUE_SINCE = "2.1.332";
 /** --resume-margin: past the printed minute (cut down) by at least 30 s. */
 const MARGIN_MS = 90_000;
-/** Beside the CLI's own auto-continue: the due time well after the real wait of reset + 30 s. */
-const SELF_MARGIN_MS = 150_000;
+/** Beside the CLI's own auto-continue: drover's default margin (2m), in real time. */
+const SELF_MARGIN_MS = 120_000;
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
@@ -143,6 +144,26 @@ async function waitQuietly(
     if (t.events.length > 0) ctx.fail(`waiting: drive reported ${names(t.events)}`);
   }
   if (turns(c) !== before) ctx.fail("drive typed something before the reset");
+}
+
+/**
+ * Like waitQuietly, but the CLI may go on by itself meanwhile (its own auto-continue): drover must
+ * still report and type nothing; only turns drover would have caused are counted by the caller.
+ */
+async function waitQuietlyUnlessSelf(
+  ctx: ScenarioContext,
+  c: ClaudeSession,
+  d: Drive,
+  until: number,
+  before: number,
+): Promise<void> {
+  while (Date.now() < until) {
+    await sleep(Math.min(20_000, Math.max(0, until - Date.now())));
+    const t = await tick(ctx, c, d);
+    if (t.run.code !== 0) ctx.fail(`waiting: exit ${t.run.code}: ${t.run.stderr}`);
+    if (t.events.length > 0) ctx.fail(`waiting: drive reported ${names(t.events)}`);
+    if (turns(c) > before + 1) ctx.fail("two continuations while waiting");
+  }
 }
 
 /** One quiet tick at test-clock time `at`: no event, nothing typed. */
@@ -317,16 +338,18 @@ async function driveBesideSelfContinue(ctx: ScenarioContext) {
   ctx.step("drive --once: one limit event, nothing typed");
   const { dueAt } = await firstLimit(ctx, c, d, resetS, 0, false);
 
-  ctx.step("drive --once every 20 s until 30 s after the real reset: nothing reported or typed");
+  // All in real time, as cron would run it: the CLI's own continuation (seen about 30 s after the
+  // reset in one run, not within 30 s in others) and drover's due tick must not both type.
+  ctx.step("drive --once every 20 s (real clock) until reset + margin: nothing reported or typed");
   const before = turns(c);
-  await waitQuietly(ctx, c, d, resetS * 1000 + 30_000, 0);
+  await waitQuietlyUnlessSelf(ctx, c, d, dueAt - 5000, before);
   const self = turns(c) > before;
   const bottom = (await c.pane.capturePlain()).split("\n").filter((l) => l.trim() !== "");
-  ctx.log(`the pane 30 s after the reset:\n${bottom.slice(-8).join("\n")}`);
+  ctx.log(`the pane just before reset + margin:\n${bottom.slice(-8).join("\n")}`);
   ctx.log(
     self
-      ? "the CLI continued by itself at the reset (detached tmux)"
-      : "the CLI did NOT continue by itself at the reset (detached tmux)",
+      ? "the CLI continued by itself after the reset (detached tmux)"
+      : "the CLI did NOT continue by itself before reset + margin (detached tmux)",
   );
   if (self) {
     await c.pane.waitFor(["Resumed after the limit: carrying on with the task.", READY], {
@@ -334,8 +357,9 @@ async function driveBesideSelfContinue(ctx: ScenarioContext) {
     });
   }
 
-  ctx.step("drive --once at reset + margin (test clock): one continuation in all, never two");
-  const due = await tick(ctx, c, d, dueAt + 1000);
+  ctx.step("drive --once at reset + margin (real clock): one continuation in all, never two");
+  await sleep(Math.max(0, dueAt - Date.now()) + 1000);
+  const due = await tick(ctx, c, d);
   const typed = due.events.some((e) => e.event === "resumed");
   if (self && typed) ctx.fail("drover typed the resume text after the CLI went on by itself");
   if (!self && !typed) {
@@ -343,7 +367,7 @@ async function driveBesideSelfContinue(ctx: ScenarioContext) {
   }
   if (!self) await c.api.waitForMainRequests(2, 60_000);
   await sleep(3000);
-  const later = await tick(ctx, c, d, dueAt + 5000);
+  const later = await tick(ctx, c, d);
   const end = (await c.pane.capturePlain()).split("\n").filter((l) => l.trim() !== "");
   ctx.log(`the pane after the continuation:\n${end.slice(-12).join("\n")}`);
   // Nothing at all: the CLI's "Usage limit reached · set to continue automatically" line stays in
@@ -418,7 +442,7 @@ export const suite: LabSuite = {
       since: SELF_CONTINUE_SINCE,
       sizes: [{ cols: 120, rows: 40 }],
       slow: true,
-      timeoutMs: 360_000,
+      timeoutMs: 420_000,
       run: (ctx) => driveBesideSelfContinue(ctx),
     },
   ],

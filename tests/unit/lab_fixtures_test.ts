@@ -52,6 +52,10 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ✕ [API Error: 429 You exceeded your current quota  █"),
     normalise("  ✕ [API Error: 429 You exceeded your current quota"),
   );
+  assert.equal(
+    normalise("  Blocked by auto mode policy: The lab stand-in blocks this action.  │"),
+    normalise("  Blocked by auto mode policy: The lab stand-in blocks this action."),
+  );
   // Meaningful text survives.
   assert.notEqual(normalise(" ❯ 1. Yes"), normalise(" ❯ 2. Yes"));
   assert.notEqual(normalise("84% context used"), normalise("Do you want to proceed?"));

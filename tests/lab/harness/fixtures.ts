@@ -193,8 +193,9 @@ export function normalise(line: string): string {
     .replace(/ · ← for agents$/u, "")
     // 2.1.332's "(shift+tab to cycle)" after the bypass footer is drawn in some frames only.
     .replace(/^(\s*⏵⏵ bypass permissions on) \(shift\+tab to cycle\)$/u, "$1")
-    // Qwen Code 0.24.4's scrollbar in the last column, drawn once the transcript overflows.
-    .replace(/\s+█$/u, "")
+    // Qwen Code 0.24.4's scrollbar in the last column, drawn once the transcript overflows: its
+    // thumb (█) or its track (│), depending on where the view is.
+    .replace(/\s{2,}[█│]$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".

@@ -114,18 +114,27 @@ const shared: LabScenario[] = [
       await press(ctx, s, "Escape");
       const ready = readyLine(ctx.version);
       if (autoDefault(ctx.version)) {
-        // 0.24.4 notes the cancel at once, then spins for a few seconds more (no model request)
-        // before it puts the cancelled request into the transcript; the input box stays empty.
-        await ctx.screen(s.pane, "interrupted", {
+        // 0.24.4 either puts the cancelled request back into the input box (what it mostly does
+        // on a quiet machine) or, when its request was further along, notes "Request cancelled."
+        // and keeps the request in the transcript after a few more seconds of spinner. Both are
+        // idle; the screen is defined by the footer alone and the outcome is logged.
+        const restored = (p: string) => /^> summarise the notes/m.test(p);
+        const screen = await ctx.screen(s.pane, "interrupted", {
           state: "idle",
-          defining: ["Request cancelled.", "> summarise the notes", INPUT, ready],
+          defining: [ready],
           until: (p) =>
-            !p.includes("esc to cancel)") && p.includes("Request cancelled.") &&
-            p.includes("> summarise the notes"),
+            !p.includes("esc to cancel)") && p.includes(ready) &&
+            (restored(p) ||
+              (p.includes("Request cancelled.") && p.includes("> summarise the notes"))),
           stableMs: 2000,
           timeoutMs: 60_000,
-          expect: { input_box: null, mid_response: false },
+          expect: { mid_response: false },
+          notes:
+            "Escape on a request with no reply yet: restored into the input box, or 'Request cancelled.'",
         });
+        ctx.log(
+          restored(screen.plain) ? "request restored into the input box" : "request cancelled",
+        );
       } else {
         await ctx.screen(s.pane, "interrupted", {
           state: "idle",

@@ -339,10 +339,13 @@ const autoMode: LabScenario[] = [
         expect: { command: CMD, permission_prompt: true, broad_grant_option: null, mode: "auto" },
       });
       await press(ctx, s, "1");
+      await s.pane.waitFor("Created the marker file.", { timeoutMs: 90_000, what: "the reply" });
       await ctx.screen(s.pane, "shell-auto-approved", {
-        timeoutMs: 90_000,
+        timeoutMs: 60_000,
+        // At 80x24 the final redraw can push the reply's last line away; the tool line stays.
+        stableMs: 2000,
         state: "idle",
-        defining: ["Created the marker file.", "Auto mode (shift + tab to cycle)"],
+        defining: ["Shell touch lab_marker.txt", "Auto mode (shift + tab to cycle)"],
         expect: { live_prompt: false, mode: "auto" },
       });
       if (!(await fileExists(`${s.project}/lab_marker.txt`))) ctx.fail("the command did not run");

@@ -115,19 +115,7 @@ async function driveThroughCodexLimit(ctx: ScenarioContext) {
   if (turns() !== seen) ctx.fail("drive typed something before reset + margin");
 
   ctx.step("drive --once after reset + margin: the resume, typed once; the API answers");
-  const due = await tick(ctx, s, state, args, dueAt + 1000);
-  if (!due.some((e) => e.event === "resumed")) ctx.fail(`due tick: ${names(due)}`);
-  await mainTurns(s, seen + 1, 60_000);
-  if (!JSON.stringify(s.api.mainRequests()[seen].body ?? {}).includes("continue")) {
-    ctx.fail("the turn after the limit does not carry the resume text");
-  }
-  await s.pane.waitFor([REPLY, READY], { timeoutMs: 60_000 });
-
-  ctx.step("drive --once later: nothing more");
-  const later = await tick(ctx, s, state, args, dueAt + 10_000);
-  if (later.length > 0) ctx.fail(`later: ${names(later)}`);
-  await sleep(2000);
-  if (turns() !== seen + 1) ctx.fail(`${turns()} turns, expected ${seen + 1}`);
+  await expectOneResume(ctx, s, state, args, dueAt, seen, READY);
 }
 
 async function driveThroughGeminiLimit(ctx: ScenarioContext) {
@@ -191,16 +179,31 @@ async function driveThroughGeminiLimit(ctx: ScenarioContext) {
   if (turns() !== seen) ctx.fail("drive typed something before the reset + margin");
 
   ctx.step("drive --once after it: the resume, typed once; the API answers");
-  const resumed = await tick(ctx, s, state, args, dueAgain + 1000);
-  if (!resumed.some((e) => e.event === "resumed")) ctx.fail(`resume tick: ${names(resumed)}`);
+  await expectOneResume(ctx, s, state, args, dueAgain, seen, GEMINI_READY);
+}
+
+/** The tick after `dueAt` resumes, the API gets exactly one turn carrying the resume text, and a
+ * later tick does nothing more. */
+async function expectOneResume(
+  ctx: ScenarioContext,
+  s: OtherSession,
+  state: string,
+  args: string[],
+  dueAt: number,
+  seen: number,
+  ready: string,
+) {
+  const turns = () => s.api.mainRequests().length;
+  const due = await tick(ctx, s, state, args, dueAt + 1000);
+  if (!due.some((e) => e.event === "resumed")) ctx.fail(`due tick: ${names(due)}`);
   await mainTurns(s, seen + 1, 60_000);
   if (!JSON.stringify(s.api.mainRequests()[seen].body ?? {}).includes("continue")) {
     ctx.fail("the turn after the limit does not carry the resume text");
   }
-  await s.pane.waitFor([REPLY, GEMINI_READY], { timeoutMs: 60_000 });
+  await s.pane.waitFor([REPLY, ready], { timeoutMs: 60_000 });
 
   ctx.step("drive --once later: nothing more");
-  const later = await tick(ctx, s, state, args, dueAgain + 10_000);
+  const later = await tick(ctx, s, state, args, dueAt + 10_000);
   if (later.length > 0) ctx.fail(`later: ${names(later)}`);
   await sleep(2000);
   if (turns() !== seen + 1) ctx.fail(`${turns()} turns, expected ${seen + 1}`);

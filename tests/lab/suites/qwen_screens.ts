@@ -363,10 +363,13 @@ const autoMode: LabScenario[] = [
         }],
       });
       await submit(ctx, s, "create the marker file");
+      await s.pane.waitFor("Created the marker file.", { timeoutMs: 150_000, what: "the reply" });
       await ctx.screen(s.pane, "auto-allowed", {
-        timeoutMs: 150_000,
+        timeoutMs: 60_000,
+        // At 80x24 the final redraw can push the reply's last line away; the tool line stays.
+        stableMs: 2000,
         state: "idle",
-        defining: ["Shell touch lab_marker.txt", "Created the marker file.", "Auto mode ("],
+        defining: ["Shell touch lab_marker.txt", "Auto mode ("],
         failIf: "Allow execution of:",
         expect: { live_prompt: false, mode: "auto" },
         notes: "the classifier allowed the command: it ran without a prompt",
@@ -386,10 +389,13 @@ const autoMode: LabScenario[] = [
         }],
       });
       await submit(ctx, s, "create the marker file");
+      await s.pane.waitFor("The action was blocked.", { timeoutMs: 150_000, what: "the reply" });
       await ctx.screen(s.pane, "auto-blocked", {
-        timeoutMs: 150_000,
+        timeoutMs: 60_000,
+        // As auto-allowed: the reply may scroll away at 80x24; the policy line stays.
+        stableMs: 2000,
         state: "idle",
-        defining: ["Blocked by auto mode policy", "The action was blocked.", "Auto mode ("],
+        defining: ["Blocked by auto mode policy", "Auto mode ("],
         expect: { live_prompt: false, permission_prompt: false, mode: "auto" },
         notes: "the classifier blocked the command: nothing asks, the model is told why",
       });

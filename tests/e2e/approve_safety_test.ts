@@ -5,7 +5,7 @@
  * byte they receive.
  */
 import assert from "node:assert/strict";
-import { drover, envelope } from "../helpers/drover.ts";
+import { driveTick, drover, envelope } from "../helpers/drover.ts";
 import {
   cleanupReplay,
   loadScreen,
@@ -185,21 +185,12 @@ Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the 
   await r.agent.onKey("1", await readyTyped("1"));
   const state = `${r.runtime}/state`;
   const tick = () =>
-    drover([
-      "-L",
-      r.srv.name,
-      "drive",
-      "--session",
-      "agents",
-      "--once",
-      "--json",
-      "--state",
-      state,
+    driveTick(r.srv.name, "agents", state, r.runtime, [
       "--approve",
       "allowlist",
       "--allow",
       "node",
-    ], { env: { XDG_RUNTIME_DIR: r.runtime } });
+    ]);
   const first = await tick();
   assert.equal(first.code, 0, first.stdout + first.stderr);
   const ev = first.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
@@ -227,28 +218,9 @@ Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick ne
   await r.agent.onKey("1", await readyTyped("1"));
   const res = await r.approve(r.agent.paneId);
   assert.equal(res.code, 20, JSON.stringify(res.out));
-  const mark = await r.srv.tmux(
-    "show-options",
-    "-p",
-    "-q",
-    "-v",
-    "-t",
-    r.agent.paneId,
-    "@drover-stray-key",
-  );
-  assert.equal(mark.trim(), "1");
-  const tick = () =>
-    drover([
-      "-L",
-      r.srv.name,
-      "drive",
-      "--session",
-      "agents",
-      "--once",
-      "--json",
-      "--state",
-      `${r.runtime}/state`,
-    ], { env: { XDG_RUNTIME_DIR: r.runtime } });
+  const mark = await r.srv.paneOption(r.agent.paneId, "@drover-stray-key");
+  assert.equal(mark, "1");
+  const tick = () => driveTick(r.srv.name, "agents", `${r.runtime}/state`, r.runtime);
   const run = await tick();
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.doesNotMatch(run.stdout, /"event":"input-submitted"/, run.stdout);
@@ -261,14 +233,6 @@ Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick ne
   assert.match(later.stdout, /"event":"input-submitted"/, later.stdout);
   await new Promise((res) => setTimeout(res, 300));
   assert.equal(await r.agent.keys(), "1\r");
-  const cleared = await r.srv.tmux(
-    "show-options",
-    "-p",
-    "-q",
-    "-v",
-    "-t",
-    r.agent.paneId,
-    "@drover-stray-key",
-  );
-  assert.equal(cleared.trim(), "");
+  const cleared = await r.srv.paneOption(r.agent.paneId, "@drover-stray-key");
+  assert.equal(cleared, "");
 });

@@ -4,7 +4,7 @@
  * (exit 19), and session names resolve exactly.
  */
 import assert from "node:assert/strict";
-import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
+import { driveTick, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
 import {
   cleanupReplay,
   loadScreen,
@@ -89,29 +89,11 @@ Deno.test("sweep.sh approve: a 1 that lands in an input line exits 20 and sends 
   assert.match(res.stdout, /key-in-input/);
   assert.equal(await r.agent.keys(), "1");
   // The pane is marked: a drive tick does not take the stray 1 for typed input.
-  const mark = await r.srv.tmux(
-    "show-options",
-    "-p",
-    "-q",
-    "-v",
-    "-t",
-    r.agent.paneId,
-    "@drover-stray-key",
-  );
-  assert.equal(mark.trim(), "1");
+  const mark = await r.srv.paneOption(r.agent.paneId, "@drover-stray-key");
+  assert.equal(mark, "1");
   const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-stray-" });
   try {
-    const run = await drover([
-      "-L",
-      r.srv.name,
-      "drive",
-      "--session",
-      "agents",
-      "--once",
-      "--json",
-      "--state",
-      tmp,
-    ], { env: { XDG_RUNTIME_DIR: tmp } });
+    const run = await driveTick(r.srv.name, "agents", tmp, tmp);
     assert.doesNotMatch(run.stdout, /"event":"input-submitted"/, run.stdout);
     assert.match(run.stdout, /"reason":"key-in-input"/, run.stdout);
   } finally {

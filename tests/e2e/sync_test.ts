@@ -4,7 +4,7 @@
  * (PANES_SYNCHRONIZED, exit 19) before any key; the replay doubles prove no pane got a byte.
  */
 import assert from "node:assert/strict";
-import { drover, type DroverRun, envelope } from "../helpers/drover.ts";
+import { driveTick, drover, type DroverRun, envelope } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import { droverOn, fakeAgent, paneCount, windowCount } from "./launch_helpers.ts";
@@ -81,17 +81,7 @@ Deno.test("drive leaves a synchronized window alone, drives the rest, and a --on
   // Window 1 (synchronized): stranded input in a; window 2: stranded input in c.
   await using r = await rig("typed-input");
   await r.srv.tmux("set-option", "-w", "-t", r.a.paneId, "synchronize-panes", "on");
-  const run = await drover([
-    "-L",
-    r.srv.name,
-    "drive",
-    "--session",
-    "s",
-    "--once",
-    "--json",
-    "--state",
-    `${r.tmp}/state`,
-  ], { env: { XDG_RUNTIME_DIR: r.tmp } });
+  const run = await driveTick(r.srv.name, "s", `${r.tmp}/state`, r.tmp);
   assert.equal(run.code, 19, run.stdout + run.stderr);
   const ev = events(run);
   const sync = ev.filter((e) => e.event === "escalated" && e.reason === "synchronized");
@@ -144,33 +134,24 @@ Deno.test("drive: no allowlisted approval and no nudge into a synchronized windo
   await r.srv.tmux("set-option", "-p", "-t", r.b.paneId, "synchronize-panes", "on");
   // The orchestrator's window too: its nudge would be broadcast.
   await r.srv.tmux("set-option", "-w", "-t", r.orch.paneId, "synchronize-panes", "on");
-  const args = [
-    "-L",
-    r.srv.name,
-    "drive",
-    "--session",
-    "s",
-    "--once",
-    "--json",
-    "--state",
-    `${r.tmp}/state`,
-    "--approve",
-    "allowlist",
-    "--allow",
-    "node",
-    "--nudge",
-    "Run your sweep now.",
-    "--nudge-every",
-    "2s",
-    "--settle",
-    "200ms",
-  ];
-  const env = { XDG_RUNTIME_DIR: r.tmp };
-  const first = await drover(args, { env });
+  const tick = () =>
+    driveTick(r.srv.name, "s", `${r.tmp}/state`, r.tmp, [
+      "--approve",
+      "allowlist",
+      "--allow",
+      "node",
+      "--nudge",
+      "Run your sweep now.",
+      "--nudge-every",
+      "2s",
+      "--settle",
+      "200ms",
+    ]);
+  const first = await tick();
   assert.equal(first.code, 19, first.stdout + first.stderr);
   await new Promise((res) => setTimeout(res, 2200));
   // Past the nudge interval: the nudge is due now, and still goes nowhere.
-  const second = await drover(args, { env });
+  const second = await tick();
   assert.equal(second.code, 19, second.stdout + second.stderr);
   for (const run of [first, second]) {
     const ev = events(run);
@@ -185,14 +166,14 @@ Deno.test("drive: no allowlisted approval and no nudge into a synchronized windo
   // Off again: the same tick approves the prompt with its one key.
   await r.srv.tmux("set-option", "-p", "-u", "-t", r.b.paneId, "synchronize-panes");
   await r.a.onKey("1", await loadScreen(`${V}/bash-answered@80x24`));
-  const ok = await drover(args, { env });
+  const ok = await tick();
   assert.equal(events(ok).filter((e) => e.event === "approved").length, 1, ok.stdout);
   await settle();
   assert.equal(await r.a.keys(), "1");
   assert.equal(await r.orch.keys(), "");
   // And the orchestrator's window off: the nudge that was due all along is typed now.
   await r.srv.tmux("set-option", "-w", "-t", r.orch.paneId, "synchronize-panes", "off");
-  const nudged = await drover(args, { env });
+  const nudged = await tick();
   assert.equal(nudged.code, 0, nudged.stdout + nudged.stderr);
   assert.equal(events(nudged).filter((e) => e.event === "nudge-sent").length, 1, nudged.stdout);
   await settle();

@@ -73,6 +73,23 @@ export async function drover(args: string[], opts: DroverRunOptions = {}): Promi
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/**
+ * One `drive --once --json` tick over `session` on the test server `server`, with its state in
+ * `state` and XDG_RUNTIME_DIR at `runtime` (claims, locks); `extra` adds flags (`--approve`, …).
+ */
+export function driveTick(
+  server: string,
+  session: string,
+  state: string,
+  runtime: string,
+  extra: string[] = [],
+): Promise<DroverRun> {
+  return drover(
+    ["-L", server, "drive", "--session", session, "--once", "--json", "--state", state, ...extra],
+    { env: { XDG_RUNTIME_DIR: runtime } },
+  );
+}
+
 /** Parse a --json envelope, failing loudly with the raw output when it is not one. */
 // Tests read arbitrary envelope data; the schema tests pin its shape.
 // deno-lint-ignore no-explicit-any

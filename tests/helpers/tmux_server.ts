@@ -8,6 +8,8 @@ export interface TestServer extends AsyncDisposable {
   tmux(...args: string[]): Promise<string>;
   /** Poll capture-pane until `pred` holds, or throw with the last screen after `timeoutMs`. */
   waitFor(target: string, pred: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** A pane's own (`-p`) user option, e.g. `@drover-stray-key`; "" when unset. */
+  paneOption(paneId: string, name: string): Promise<string>;
 }
 
 let counter = 0;
@@ -59,6 +61,9 @@ export async function startTestServer(opts: { width?: number; height?: number } 
       throw new Error(
         `timed out after ${timeoutMs} ms waiting on ${target}; last screen:\n${last}`,
       );
+    },
+    async paneOption(paneId, option) {
+      return (await run("show-options", "-p", "-q", "-v", "-t", paneId, option)).trim();
     },
     async [Symbol.asyncDispose]() {
       await new Deno.Command("tmux", {

@@ -14,7 +14,7 @@ import {
   type Screen,
   startReplay,
 } from "../helpers/replay.ts";
-import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
+import { paneOption, startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 
 const V = "claude-code/2.1.197";
 const SIZE = "120x40";
@@ -218,7 +218,7 @@ Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick ne
   await r.agent.onKey("1", await readyTyped("1"));
   const res = await r.approve(r.agent.paneId);
   assert.equal(res.code, 20, JSON.stringify(res.out));
-  const mark = await r.srv.paneOption(r.agent.paneId, "@drover-stray-key");
+  const mark = await paneOption(r.srv, r.agent.paneId, "@drover-stray-key");
   assert.equal(mark, "1");
   const tick = () => driveTick(r.srv.name, "agents", `${r.runtime}/state`, r.runtime);
   const run = await tick();
@@ -233,6 +233,6 @@ Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick ne
   assert.match(later.stdout, /"event":"input-submitted"/, later.stdout);
   await new Promise((res) => setTimeout(res, 300));
   assert.equal(await r.agent.keys(), "1\r");
-  const cleared = await r.srv.paneOption(r.agent.paneId, "@drover-stray-key");
+  const cleared = await paneOption(r.srv, r.agent.paneId, "@drover-stray-key");
   assert.equal(cleared, "");
 });

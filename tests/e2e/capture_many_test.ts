@@ -3,7 +3,7 @@
  * panes (drive's one-call-per-tick capture) used to fail with "command too long".
  */
 import assert from "node:assert/strict";
-import { startTestServer } from "../helpers/tmux_server.ts";
+import { newPane, startTestServer } from "../helpers/tmux_server.ts";
 import { capturePanes, MAX_PANES_PER_CALL } from "../../lib/tmux/capture.ts";
 
 Deno.test("capturePanes: 130 panes, plain and styled, in chunks under tmux's command limit", async () => {
@@ -13,16 +13,7 @@ Deno.test("capturePanes: 130 panes, plain and styled, in chunks under tmux's com
 
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const id = await srv.tmux(
-      "new-window",
-      "-d",
-      "-P",
-      "-F",
-      "#{pane_id}",
-      "-t",
-      "holder:",
-      `printf 'pane-%s\\n' ${i}; exec cat`,
-    );
+    const id = await newPane(srv, `printf 'pane-%s\\n' ${i}; exec cat`);
     ids.push(id.trim());
   }
   await srv.waitFor(ids[n - 1], (s) => s.includes(`pane-${n - 1}`));

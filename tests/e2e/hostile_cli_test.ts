@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { drover, envelope } from "../helpers/drover.ts";
-import { startTestServer } from "../helpers/tmux_server.ts";
+import { newPane, startTestServer } from "../helpers/tmux_server.ts";
 import { plainFixture } from "../helpers/replay.ts";
 
 const NO_SERVER = `drover-none-${Deno.pid}`;
@@ -61,16 +61,7 @@ function rawControls(text: string): string[] {
 
 Deno.test("text output never prints raw control bytes from a capture or a title", async () => {
   await using srv = await startTestServer();
-  const pane = (await srv.tmux(
-    "new-window",
-    "-d",
-    "-P",
-    "-F",
-    "#{pane_id}",
-    "-t",
-    "holder:",
-    `printf '%s\\n' '────────' '> typed' '────────'; sleep 100`,
-  )).trim();
+  const pane = await newPane(srv, `printf '%s\\n' '────────' '> typed' '────────'; sleep 100`);
   await srv.waitFor(pane, (s) => s.includes("> typed"));
   await srv.tmux("select-pane", "-t", pane, "-T", `title${CONTROLS}`);
   // A capture file can hold anything (tmux's own captures never hold raw controls): a recorded

@@ -5,24 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { envelope } from "../helpers/drover.ts";
-import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
-import { droverOn, type FakeAgent, fakeAgent } from "./launch_helpers.ts";
-
-async function launched(srv: TestServer, agent: FakeAgent): Promise<string> {
-  const r = await droverOn(srv, agent, [
-    "launch",
-    "--cli",
-    "fake",
-    "--session",
-    "holder",
-    "--background",
-  ]);
-  assert.equal(r.code, 0, r.stdout + r.stderr);
-  const pane = envelope(r).data.pane.id as string;
-  const w = await droverOn(srv, agent, ["wait", pane, "--until", "ready", "--timeout", "30"]);
-  assert.equal(w.code, 0, w.stdout + w.stderr);
-  return pane;
-}
+import { startTestServer } from "../helpers/tmux_server.ts";
+import { droverOn, fakeAgent, launchedFake } from "./launch_helpers.ts";
 
 async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -67,7 +51,7 @@ Deno.test("send: separators, dashes, formats, Unicode and a 20 KiB line arrive b
   assert.ok(enc.encode(LONG).length > 20 * 1024);
   await using srv = await startTestServer();
   await using agent = await fakeAgent({ recorder: {} });
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
   let expectKeys: Uint8Array = new Uint8Array();
   for (const [i, text] of TEXTS.entries()) {
     const r = await droverOn(srv, agent, ["send", pane, "--", text]);
@@ -92,7 +76,7 @@ Deno.test("send: separators, dashes, formats, Unicode and a 20 KiB line arrive b
 Deno.test("send: several lines go in as one bracketed paste, each newline as CR, then Enter", async () => {
   await using srv = await startTestServer();
   await using agent = await fakeAgent({ recorder: { bracketed: true } });
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
   const text = "first line;\n--second \\;\nthird ##{x}";
   const r = await droverOn(srv, agent, ["send", pane], { stdin: text + "\n" });
   assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -110,7 +94,7 @@ Deno.test("send: several lines go in as one bracketed paste, each newline as CR,
 Deno.test("send: an over-long text is refused without echoing it", async () => {
   await using srv = await startTestServer();
   await using agent = await fakeAgent({ recorder: {} });
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
   const huge = "x".repeat(70 * 1024) + ";";
   const r = await droverOn(srv, agent, ["send", pane], { stdin: huge });
   assert.equal(r.code, 2, r.stdout);

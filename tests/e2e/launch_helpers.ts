@@ -3,7 +3,8 @@
  * argv and environment it was started with, a config that points [clis.fake] at it, and the
  * torture prompt the carrier must deliver byte-exact.
  */
-import { drover, type DroverRun, type DroverRunOptions } from "../helpers/drover.ts";
+import assert from "node:assert/strict";
+import { drover, type DroverRun, type DroverRunOptions, envelope } from "../helpers/drover.ts";
 import type { TestServer } from "../helpers/tmux_server.ts";
 
 /**
@@ -150,6 +151,23 @@ export function droverOn(
     // No $TMUX: the tests run outside tmux, and must never reach the default server.
     env: { TMUX: "", TMUX_PANE: "", ...opts.env },
   });
+}
+
+/** Launch the fake agent in the holder session (in the background) and wait until it is ready. */
+export async function launchedFake(srv: TestServer, agent: FakeAgent): Promise<string> {
+  const r = await droverOn(srv, agent, [
+    "launch",
+    "--cli",
+    "fake",
+    "--session",
+    "holder",
+    "--background",
+  ]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const pane = envelope(r).data.pane.id as string;
+  const w = await droverOn(srv, agent, ["wait", pane, "--until", "ready", "--timeout", "30"]);
+  assert.equal(w.code, 0, w.stdout + w.stderr);
+  return pane;
 }
 
 /**

@@ -5,29 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { envelope } from "../helpers/drover.ts";
-import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
-import { droverOn, type FakeAgent, fakeAgent } from "./launch_helpers.ts";
-
-async function launched(srv: TestServer, agent: FakeAgent): Promise<string> {
-  const r = await droverOn(srv, agent, [
-    "launch",
-    "--cli",
-    "fake",
-    "--session",
-    "holder",
-    "--background",
-  ]);
-  assert.equal(r.code, 0, r.stdout + r.stderr);
-  const pane = envelope(r).data.pane.id as string;
-  const w = await droverOn(srv, agent, ["wait", pane, "--until", "ready", "--timeout", "20"]);
-  assert.equal(w.code, 0, w.stdout + w.stderr);
-  return pane;
-}
+import { newPane, startTestServer } from "../helpers/tmux_server.ts";
+import { droverOn, fakeAgent, launchedFake } from "./launch_helpers.ts";
 
 Deno.test("read: snapshot, --last N, --wait-stable; validation", async () => {
   await using srv = await startTestServer();
   await using agent = await fakeAgent();
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
 
   const snap = envelope(await droverOn(srv, agent, ["read", pane]));
   assert.equal(snap.data.mode, "snapshot");
@@ -66,16 +50,7 @@ Deno.test("read: snapshot, --last N, --wait-stable; validation", async () => {
 
 Deno.test("read --wait-stable on a pane that never settles reports stabilized:false, exit 0", async () => {
   await using srv = await startTestServer();
-  const ticker = (await srv.tmux(
-    "new-window",
-    "-d",
-    "-P",
-    "-F",
-    "#{pane_id}",
-    "-t",
-    "holder:",
-    "while :; do date +%s%N; sleep 0.05; done",
-  )).trim();
+  const ticker = await newPane(srv, "while :; do date +%s%N; sleep 0.05; done");
   const r = await droverOn(srv, undefined, [
     "read",
     ticker,
@@ -95,7 +70,7 @@ Deno.test("read --wait-stable on a pane that never settles reports stabilized:fa
 Deno.test("send types literally, presses Enter and verifies; wait sees busy, idle and exit", async () => {
   await using srv = await startTestServer();
   await using agent = await fakeAgent();
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
 
   const text = `it's "quoted" $HOME \\ ; ls -- Grüße 日本`;
   const s = await droverOn(srv, agent, ["send", pane, text]);
@@ -131,7 +106,7 @@ Deno.test("send types literally, presses Enter and verifies; wait sees busy, idl
 Deno.test("send refuses unsafe panes and bad input without typing anything", async () => {
   await using srv = await startTestServer();
   await using agent = await fakeAgent();
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
 
   // Text already waiting in the box: sending would merge with it.
   await srv.tmux("send-keys", "-t", pane, "-l", "half typed");
@@ -143,16 +118,7 @@ Deno.test("send refuses unsafe panes and bad input without typing anything", asy
   await srv.tmux("send-keys", "-t", pane, "C-u");
 
   // A bare shell: the text would run as a command.
-  const shell = (await srv.tmux(
-    "new-window",
-    "-d",
-    "-P",
-    "-F",
-    "#{pane_id}",
-    "-t",
-    "holder:",
-    "env PS1='$ ' sh",
-  )).trim();
+  const shell = await newPane(srv, "env PS1='$ ' sh");
   await srv.waitFor(shell, (s) => s.includes("$"));
   const sh = await droverOn(srv, agent, ["send", shell, "--cli", "fake", "touch /tmp/x"]);
   assert.equal(envelope(sh).error.code, "SEND_REFUSED", sh.stdout);
@@ -172,7 +138,7 @@ Deno.test("send refuses unsafe panes and bad input without typing anything", asy
 Deno.test("wait: validation and WAIT_TIMEOUT", async () => {
   await using srv = await startTestServer();
   await using agent = await fakeAgent();
-  const pane = await launched(srv, agent);
+  const pane = await launchedFake(srv, agent);
   const t = await droverOn(srv, agent, ["wait", pane, "--until", "prompt", "--timeout", "1"]);
   assert.equal(t.code, 7, t.stdout);
   assert.equal(envelope(t).error.code, "WAIT_TIMEOUT");

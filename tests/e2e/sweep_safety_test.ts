@@ -13,7 +13,7 @@ import {
   type Screen,
   startReplay,
 } from "../helpers/replay.ts";
-import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
+import { paneOption, startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
 const V = "claude-code/2.1.197";
@@ -89,7 +89,7 @@ Deno.test("sweep.sh approve: a 1 that lands in an input line exits 20 and sends 
   assert.match(res.stdout, /key-in-input/);
   assert.equal(await r.agent.keys(), "1");
   // The pane is marked: a drive tick does not take the stray 1 for typed input.
-  const mark = await r.srv.paneOption(r.agent.paneId, "@drover-stray-key");
+  const mark = await paneOption(r.srv, r.agent.paneId, "@drover-stray-key");
   assert.equal(mark, "1");
   const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-stray-" });
   try {

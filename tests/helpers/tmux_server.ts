@@ -8,11 +8,20 @@ export interface TestServer extends AsyncDisposable {
   tmux(...args: string[]): Promise<string>;
   /** Poll capture-pane until `pred` holds, or throw with the last screen after `timeoutMs`. */
   waitFor(target: string, pred: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
-  /** A pane's own (`-p`) user option, e.g. `@drover-stray-key`; "" when unset. */
-  paneOption(paneId: string, name: string): Promise<string>;
 }
 
 let counter = 0;
+
+/** Run `command` in a new detached window of the holder session; its pane id. */
+export async function newPane(srv: TestServer, command: string): Promise<string> {
+  return (await srv.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "holder:", command))
+    .trim();
+}
+
+/** A pane's own (`-p`) user option, e.g. `@drover-stray-key`; "" when unset. */
+export async function paneOption(srv: TestServer, paneId: string, name: string): Promise<string> {
+  return (await srv.tmux("show-options", "-p", "-q", "-v", "-t", paneId, name)).trim();
+}
 
 export async function startTestServer(opts: { width?: number; height?: number } = {}): Promise<
   TestServer
@@ -61,9 +70,6 @@ export async function startTestServer(opts: { width?: number; height?: number } 
       throw new Error(
         `timed out after ${timeoutMs} ms waiting on ${target}; last screen:\n${last}`,
       );
-    },
-    async paneOption(paneId, option) {
-      return (await run("show-options", "-p", "-q", "-v", "-t", paneId, option)).trim();
     },
     async [Symbol.asyncDispose]() {
       await new Deno.Command("tmux", {

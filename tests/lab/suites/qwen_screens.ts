@@ -111,30 +111,29 @@ const shared: LabScenario[] = [
         defining: ["esc to cancel"],
         stableMs: 0,
       });
+      // Interrupted = Escape on a request the model holds with no reply yet. Pressed before the
+      // request went out (the busy spinner shows first; under load the CLI prepares the turn for
+      // seconds), 0.24.4 notes "Request cancelled.", then adds the request to the transcript and
+      // never sends it: another screen. Waiting for the stand-in to hold it makes this one.
+      await mainTurns(s, 1, 120_000);
+      ctx.step("the stand-in holds the request");
       await press(ctx, s, "Escape");
       const ready = readyLine(ctx.version);
       if (autoDefault(ctx.version)) {
-        // 0.24.4 either puts the cancelled request back into the input box (what it mostly does
-        // on a quiet machine) or, when its request was further along, notes "Request cancelled."
-        // and keeps the request in the transcript after a few more seconds of spinner. Both are
-        // idle; the screen is defined by the footer alone and the outcome is logged.
-        const restored = (p: string) => /^> summarise the notes/m.test(p);
-        const screen = await ctx.screen(s.pane, "interrupted", {
+        // 0.24.4 rewinds a cancelled turn that had no reply and puts the request back into the
+        // input box ("> summarise the notes", the transcript line gone).
+        await ctx.screen(s.pane, "interrupted", {
           state: "idle",
-          defining: [ready],
+          defining: [ready, "> summarise the notes"],
           until: (p) =>
             !p.includes("esc to cancel)") && p.includes(ready) &&
-            (restored(p) ||
-              (p.includes("Request cancelled.") && p.includes("> summarise the notes"))),
+            /^> summarise the notes/m.test(p),
           stableMs: 2000,
           timeoutMs: 60_000,
-          expect: { mid_response: false },
+          expect: { mid_response: false, input_box: "summarise the notes" },
           notes:
-            "Escape on a request with no reply yet: restored into the input box, or 'Request cancelled.'",
+            "Escape on a request the model holds with no reply yet: restored into the input box",
         });
-        ctx.log(
-          restored(screen.plain) ? "request restored into the input box" : "request cancelled",
-        );
       } else {
         await ctx.screen(s.pane, "interrupted", {
           state: "idle",
@@ -199,6 +198,11 @@ const shared: LabScenario[] = [
         defining: ["Allow execution of: 'rm'?", "rm -rf build"],
         expect: { command: "rm -rf build" },
       });
+      if (autoDefault(ctx.version)) {
+        await mainTurns(s, 1);
+        ctx.step("the stand-in holds the request; wait 1.5 s");
+        await sleep(1500);
+      }
       await press(ctx, s, "Escape");
       const ready = readyLine(ctx.version);
       await ctx.screen(s.pane, "shell-rejected", {

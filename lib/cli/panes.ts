@@ -6,6 +6,7 @@ import { makeDetector, type Verdicts } from "../approve/judge.ts";
 import { loadConfig } from "../config/discover.ts";
 import type { Config } from "../config/types.ts";
 import { inventoryOf } from "../identify/context.ts";
+import { scanProc } from "../identify/procs.ts";
 import type { CliVersion } from "../identify/version.ts";
 import { listPanes } from "../tmux/panes.ts";
 import { capturePanes } from "../tmux/capture.ts";
@@ -57,17 +58,23 @@ export interface SnapshotOptions {
   cli?: string;
 }
 
-/** Every pane with its verdicts: one tmux list and one batched capture. */
+/**
+ * Every pane with its verdicts: one tmux list and one batched capture. The process table is
+ * scanned while tmux lists the panes, and the panes are identified (their processes' argv read)
+ * while tmux captures them.
+ */
 export async function snapshotPanes(
   server: TmuxServer,
   config: Config,
   o: SnapshotOptions,
 ): Promise<PaneSnapshot[]> {
-  const panes = await listPanes(server, o.session === undefined ? {} : { session: o.session });
-  // Identification (reading /proc) and the one batched capture overlap.
+  const listing = listPanes(server, o.session === undefined ? {} : { session: o.session });
+  const scanned = scanProc();
+  const panes = await listing;
+  const capturing = capturePanes(server, panes.map((p) => p.id), { styled: true });
   const [views, caps] = await Promise.all([
-    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true }),
-    capturePanes(server, panes.map((p) => p.id), { styled: true }),
+    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true, scanned }),
+    capturing,
   ]);
   return views.map((v) => {
     const cap = caps.get(v.pane.id);

@@ -13,6 +13,8 @@ import {
   identifyPane,
   needsProcessTable,
   processVersion,
+  type ProcTable,
+  readArgvs,
   readProcTable,
   subtree,
 } from "./mod.ts";
@@ -38,6 +40,11 @@ export interface InventoryOptions {
    * (not only of the panes identification needs) and a few small file reads per pane.
    */
   versions?: boolean;
+  /**
+   * The process table already scanned (procs.ts `scanProc`, e.g. while tmux listed the panes);
+   * only the argv of the panes' processes is still read. Default: scanned here.
+   */
+  scanned?: ProcTable;
 }
 
 export async function inventory(
@@ -60,7 +67,11 @@ export async function inventoryOf(
 ): Promise<PaneView[]> {
   const roots = panes.filter((p) => opts.versions || needsProcessTable(p, config))
     .map((p) => p.pid);
-  const procs = roots.length > 0 ? await readProcTable(roots) : undefined;
+  const procs = roots.length === 0
+    ? undefined
+    : opts.scanned
+    ? readArgvs(opts.scanned, roots)
+    : await readProcTable(roots);
   const orch = orchestrators(panes, opts.orchestrator ?? config.drive.orchestrator);
   const views: PaneView[] = panes.map((pane) => ({
     pane,

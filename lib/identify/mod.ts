@@ -12,7 +12,7 @@ import type { PaneInfo } from "../tmux/panes.ts";
 import { type Proc, type ProcTable, subtree } from "./procs.ts";
 import type { CliNames } from "./version.ts";
 
-export { readProcTable, subtree } from "./procs.ts";
+export { readArgvs, readProcTable, scanProc, subtree } from "./procs.ts";
 export { type CliVersion, processVersion, type VersionSource } from "./version.ts";
 export type { Proc, ProcTable } from "./procs.ts";
 

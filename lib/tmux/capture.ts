@@ -52,7 +52,7 @@ function captureArgs(pane: string, styled: boolean, history: number | undefined)
 export const MAX_PANES_PER_CALL = 32;
 
 /**
- * Capture many panes at once (one tmux call per {@link MAX_PANES_PER_CALL} panes). Panes that
+ * Capture many panes at once (one tmux call per {@link MAX_PANES_PER_CALL} panes, side by side). Panes that
  * vanished are left out of the result (the caller decides whether that matters); a dead server
  * raises TMUX_UNAVAILABLE.
  */
@@ -62,11 +62,14 @@ export async function capturePanes(
   opts: CaptureOptions = {},
 ): Promise<Map<string, PaneCapture>> {
   const ids = [...new Set(paneIds)];
+  // Chunks of even size, all in flight at once: tmux answers them one after the other, but the
+  // clients' start-up and the reading of their output overlap.
+  const size = Math.ceil(ids.length / Math.max(1, Math.ceil(ids.length / MAX_PANES_PER_CALL)));
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));
+  const parts = await Promise.all(chunks.map((c) => captureChunk(server, c, opts)));
   const out = new Map<string, PaneCapture>();
-  for (let i = 0; i < ids.length; i += MAX_PANES_PER_CALL) {
-    const part = await captureChunk(server, ids.slice(i, i + MAX_PANES_PER_CALL), opts);
-    for (const [id, c] of part) out.set(id, c);
-  }
+  for (const part of parts) for (const [id, c] of part) out.set(id, c);
   return out;
 }
 

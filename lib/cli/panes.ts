@@ -61,7 +61,7 @@ export interface SnapshotOptions {
 /**
  * Every pane with its verdicts: one tmux list and one batched capture. The process table is
  * scanned while tmux lists the panes, and the panes are identified (their processes' argv read)
- * while tmux captures them.
+ * and their detectors built while tmux captures them.
  */
 export async function snapshotPanes(
   server: TmuxServer,
@@ -71,14 +71,18 @@ export async function snapshotPanes(
   const listing = listPanes(server, o.session === undefined ? {} : { session: o.session });
   const scanned = scanProc();
   const panes = await listing;
-  const capturing = capturePanes(server, panes.map((p) => p.id), { styled: true });
-  const [views, caps] = await Promise.all([
-    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true, scanned }),
-    capturing,
+  // The capture first: tmux starts on it before the (synchronous) /proc reads of identification.
+  const [caps, views] = await Promise.all([
+    capturePanes(server, panes.map((p) => p.id), { styled: true }),
+    inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true, scanned })
+      // Each pane's detector too: its profile's matchers are built while tmux is still capturing.
+      .then((vs) =>
+        vs.map((v) => ({ ...v, detect: makeDetector(v.identified.cli, config, v.pane.title) }))
+      ),
   ]);
   return views.map((v) => {
     const cap = caps.get(v.pane.id);
-    const verdicts = cap ? makeDetector(v.identified.cli, config, v.pane.title)(cap) : undefined;
+    const verdicts = cap ? v.detect(cap) : undefined;
     return {
       verdicts,
       row: {

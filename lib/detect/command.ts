@@ -111,13 +111,15 @@ function commandOf(
     const m = inline.find((mk) => low.startsWith(mk));
     if (m !== undefined) {
       const parts = [line.slice(m.length)];
+      const rows = [idx];
       for (let j = idx + 1; j < s.lines.length && j <= idx + 20; j++) {
         if (parts[parts.length - 1].includes(")")) break;
         const next = contentOf(s.lines[j]);
         if (next === "") break;
         parts.push(next);
+        rows.push(j);
       }
-      const joined = parts.map((x) => x.trim()).join("\n");
+      const joined = joinRows(s, rows, parts.map((x) => x.trim()));
       const end = joined.lastIndexOf(")");
       if (end >= 0 && joined.slice(0, end).trim() !== "") return joined.slice(0, end).trim();
     }
@@ -125,6 +127,7 @@ function commandOf(
       const boxed = boxedAfter(s, p, idx, lastLine);
       if (boxed !== null) return boxed;
       const block: string[] = [];
+      const rows: number[] = [];
       for (let j = idx + 1; j < s.lines.length; j++) {
         const c = contentOf(s.lines[j]);
         if (c === "") {
@@ -134,11 +137,51 @@ function commandOf(
         if (isConfirmationBoundary(c, p) || isRule(s.lines[j])) break;
         if (block.length > 0 && grey(j) === true) break;
         block.push(c.trim());
+        rows.push(j);
       }
-      if (block.length > 0) return block.join("\n");
+      if (block.length > 0) return joinRows(s, rows, block);
     }
   }
   return null;
+}
+
+/**
+ * Join the rows of a command as the CLI drew them. The CLIs wrap a long command at a space and
+ * drop that space (seen in: tests/fixtures/unseen/claude-code/<v>/bash-wrap@100x30, 2.1.332
+ * even inside a quoted string): a row that ends so close to the screen's width that the next
+ * row's first word could not have fitted after it (one space, a right margin of
+ * {@link WRAP_MARGIN} columns) is that soft wrap, and joins with the space back. Any other break
+ * is the command's own line break and stays "\n" (a command separator for the allowlist).
+ */
+function joinRows(s: Screen, rows: readonly number[], parts: readonly string[]): string {
+  const width = screenWidth(s);
+  let out = parts[0] ?? "";
+  for (let k = 1; k < parts.length; k++) {
+    const used = [...s.lines[rows[k - 1]].trimEnd()].length;
+    const word = [...(parts[k].split(/\s/, 1)[0] ?? "")].length;
+    const soft = width > 0 && used + 1 + word > width - WRAP_MARGIN;
+    out += (soft ? " " : "\n") + parts[k];
+  }
+  return out;
+}
+
+/** Columns a CLI keeps free at the right edge when it wraps (Claude Code 2.1.197: 3). */
+const WRAP_MARGIN = 3;
+
+/**
+ * The screen's width, known only from a rule drawn across it (a rule at least as wide as every
+ * line; the CLIs draw one above their input box and around their prompts); 0 when there is none,
+ * and then no row counts as soft-wrapped.
+ */
+function screenWidth(s: Screen): number {
+  let rule = 0;
+  let any = 0;
+  for (const i of s.nb) {
+    const n = [...s.lines[i].trimEnd()].length;
+    if (n > any) any = n;
+    if (isRule(s.lines[i]) && n > rule) rule = n;
+  }
+  return rule >= any ? rule : 0;
 }
 
 /** The text inside the first dashed box below line `idx` (before any confirmation boundary). */
@@ -146,12 +189,16 @@ function boxedAfter(s: Screen, p: ResolvedProfile, idx: number, lastLine: number
   for (let j = idx + 1; j <= lastLine; j++) {
     if (isDashedRule(s.lines[j])) {
       const inside: string[] = [];
+      const rows: number[] = [];
       for (let k = j + 1; k <= lastLine; k++) {
         if (isDashedRule(s.lines[k])) {
-          return inside.length > 0 ? inside.join("\n") : null;
+          return inside.length > 0 ? joinRows(s, rows, inside) : null;
         }
         const c = contentOf(s.lines[k]).trim();
-        if (c !== "") inside.push(c);
+        if (c !== "") {
+          inside.push(c);
+          rows.push(k);
+        }
       }
       return null; // an unclosed box: not this shape
     }

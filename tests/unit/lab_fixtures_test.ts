@@ -100,12 +100,14 @@ Deno.test("definingLines() keeps screen order", () => {
 /** Every recorded fixture folder: what is on disk under tests/fixtures/<cli>/<version>/, plus
  * every folder a profile names as its verification (`fixtures = …`), which must exist.
  * tests/fixtures/hand-made/ is no recording: its screens say so in their own PROVENANCE.md and
- * index, and the tests that build them check them. */
+ * index, and the tests that build them check them. tests/fixtures/unseen/ holds the held-out
+ * screens (tests/unit/unseen_screens_test.ts). */
 async function fixtureFolders(): Promise<string[]> {
   const root = `${REPO_ROOT}/tests/fixtures`;
   const dirs = new Set<string>();
   for await (const cli of Deno.readDir(root)) {
-    if (!cli.isDirectory || cli.name === "hand-made") continue;
+    // unseen/: held-out recordings, one level deeper; tests/unit/unseen_screens_test.ts checks them.
+    if (!cli.isDirectory || cli.name === "hand-made" || cli.name === "unseen") continue;
     for await (const v of Deno.readDir(`${root}/${cli.name}`)) {
       if (v.isDirectory) dirs.add(`${cli.name}/${v.name}`);
     }

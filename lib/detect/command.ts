@@ -216,11 +216,39 @@ function commandLineOf(s: Screen, p: ResolvedProfile, region: readonly number[])
   const re = p.matchers.patterns.command_line_pattern;
   if (!re) return null;
   for (let k = region.length - 1; k >= 0; k--) {
-    const m = execBounded(re, contentOf(s.lines[region[k]]));
-    const g = m?.[1]?.trim();
-    if (g) return g;
+    for (const text of logicalLines(s, region, k)) {
+      const g = execBounded(re, text)?.[1]?.trim();
+      if (g) return g;
+    }
   }
   return null;
+}
+
+/** A short right-aligned trailer (Qwen Code's `←`) after a gap of 3+ spaces at a row's end. */
+const TRAILER = /^(.*?\S)\s{3,}(\S{1,2})$/u;
+
+/**
+ * Row `k` of `region` as drawn, then — when it is a wrapped line — joined with the rows that
+ * continue it (up to 3, each indented deeper than row `k`; soft wraps join with a space). A
+ * right-aligned trailer stays on the first row of a wrapped line (seen in:
+ * tests/fixtures/unseen/qwen/0.24.4/shell-wrap@100x30, `? Shell git log … -- src/auth      ←`
+ * over `src/session | … (Collect recent` and `auth changes)`); it moves back to the end.
+ */
+function logicalLines(s: Screen, region: readonly number[], k: number): string[] {
+  const first = contentOf(s.lines[region[k]]);
+  const out = [first];
+  const indent = (i: number) => s.lines[i].length - s.lines[i].trimStart().length;
+  const m = TRAILER.exec(first);
+  const head = m ? m[1] : first;
+  const tail = m ? ` ${m[2]}` : "";
+  let body = head;
+  for (let j = k + 1; j < region.length && j <= k + 3; j++) {
+    const i = region[j];
+    if (region[j] !== region[j - 1] + 1 || indent(i) <= indent(region[k])) break;
+    body += ` ${contentOf(s.lines[i]).trim()}`;
+    out.push(body + tail);
+  }
+  return out;
 }
 
 function filePathOf(s: Screen, p: ResolvedProfile, from: number, to: number): string | null {

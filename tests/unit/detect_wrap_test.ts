@@ -82,3 +82,47 @@ Deno.test("command: a line break of the command's own stays a line break (hand-m
     "npm test -- --reporter=dot --bail=1 --grep=login-flow-a\n--timeout=2000",
   );
 });
+
+const qwen = resolveProfile("qwen", EMPTY_CONFIG);
+const QWEN_WRAP =
+  "git log --since='2 weeks ago' --pretty=format:'%h %an %s' --no-merges -- src/auth src/session " +
+  "| grep -v 'chore(deps)' | head -n 40 > reports/auth-changes.txt";
+
+Deno.test("command: a wrapped tool line keeps its right-aligned trailer on its first row (Qwen Code 0.24.4)", async () => {
+  const rel = "unseen/qwen/0.24.4/shell-wrap@100x30.txt";
+  const plain = await Deno.readTextFile(`${FIX}${rel}`);
+  assert.equal(detect({ plain }, qwen).command, QWEN_WRAP);
+  // Hand-made from that shape: the arrow ends the first row, the description the last.
+  const screen = (...tool: string[]) =>
+    [
+      "  > run it",
+      ...tool,
+      "     npm run lint",
+      "   Allow execution of: 'npm'?",
+      "   › 1. Yes, allow once",
+      "     2. No, suggest changes (esc)",
+      "  ⠏ Waiting for user confirmation...",
+    ].join("\n") + "\n";
+  assert.equal(
+    detect(
+      { plain: screen("  ? Shell npm run lint -- --fix      ←", "    --quiet (Fix lint)") },
+      qwen,
+    )
+      .command,
+    "npm run lint -- --fix --quiet",
+  );
+  // One row: as before.
+  assert.equal(
+    detect({ plain: screen("  ? Shell npm run lint (Fix lint) ←") }, qwen).command,
+    "npm run lint",
+  );
+  // A row below that is not indented deeper is no continuation: nothing is read.
+  assert.equal(
+    detect(
+      { plain: screen("  ? Shell npm run lint -- --fix      ←", "  --quiet (Fix lint)") },
+      qwen,
+    )
+      .command,
+    null,
+  );
+});

@@ -436,6 +436,61 @@ const autoMode: LabScenario[] = [
   },
 ];
 
+// ---- First-run and final screens (issue 10) ----
+
+const moreScreens: LabScenario[] = [
+  {
+    // The folder-trust question (with security.folderTrust.enabled); no other first-run dialog
+    // shows with an API key in the environment.
+    name: "folder-trust",
+    async run(ctx) {
+      await using s = await startOther(ctx, QWEN, {
+        settings: { security: { folderTrust: { enabled: true } } },
+        waitFor: (p: string) => p.includes("Do you trust this folder?") && p.includes("1."),
+      });
+      ctx.step("$HOME/.qwen/settings.json: security.folderTrust.enabled true");
+      await ctx.screen(s.pane, "folder-trust", {
+        state: "dialog",
+        defining: ["Do you trust this folder?", "1. Trust folder"],
+        expect: { permission_prompt: false },
+        notes: "first-run folder-trust question",
+      });
+    },
+  },
+  {
+    // 0.15.10 ignores model.generationConfig and retries a 429 silently for minutes; 0.24.4 gives
+    // up after maxRetries and says so.
+    name: "retries-exhausted",
+    since: AUTO_SINCE,
+    async run(ctx) {
+      await using s = await startOther(ctx, QWEN, {
+        settings: {
+          model: {
+            generationConfig: { maxRetries: 1, retryInitialDelayMs: 1000, retryMaxDelayMs: 2000 },
+          },
+        },
+        script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
+      });
+      ctx.step(
+        "$HOME/.qwen/settings.json: model.generationConfig {maxRetries 1, retryInitialDelayMs " +
+          "1000, retryMaxDelayMs 2000}; the stand-in answers every request with HTTP 429 " +
+          "insufficient_quota",
+      );
+      await submit(ctx, s, "summarise the notes");
+      await ctx.screen(s.pane, "retries-exhausted", {
+        timeoutMs: 180_000,
+        state: "unavailable",
+        defining: ["[API Error: 429", "Possible quota limitations in place"],
+        until: (p) =>
+          p.includes("Possible quota limitations in place") && !p.includes("esc to cancel"),
+        stableMs: 2000,
+        expect: { mid_response: false, cli_unavailable: "*", permission_prompt: false },
+        notes: "the retries given up on an exhausted quota: the CLI cannot serve",
+      });
+    },
+  },
+];
+
 export const suite: LabSuite = {
   name: "qwen",
   profile: "qwen",
@@ -445,5 +500,5 @@ export const suite: LabSuite = {
     setup: QWEN.setup,
   },
   versions: () => pinnedCliVersions("qwen"),
-  scenarios: [...shared, ...autoMode],
+  scenarios: [...shared, ...autoMode, ...moreScreens],
 };

@@ -145,7 +145,9 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
     if (f.kind === "markers") markers[f.name] = (v[f.name] as string[]).map((m) => m.toLowerCase());
     if (f.kind === "pattern") {
       const c = compiled[f.name];
-      patterns[f.name] = c ? c.matcher : null;
+      // A shipped pattern's matcher is built when a detector first reads it (frozen.ts).
+      if (c) Object.defineProperty(patterns, f.name, { enumerable: true, get: () => c.matcher });
+      else patterns[f.name] = null;
       ere[f.name] = c ? c.ere : "";
       ereAlternatives[f.name] = c ? c.ereAlternatives : [];
     }

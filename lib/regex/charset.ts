@@ -35,6 +35,14 @@ export class CharSet {
     return new CharSet(Int32Array.from(out));
   }
 
+  /**
+   * From ranges already in normal form (sorted, disjoint, not adjacent — what `ranges` holds), as
+   * a frozen pattern stores them (frozen.ts): no sorting or merging.
+   */
+  static fromRanges(ranges: readonly number[]): CharSet {
+    return new CharSet(Int32Array.from(ranges));
+  }
+
   static single(cp: number): CharSet {
     return CharSet.of([[cp, cp]]);
   }

@@ -1,25 +1,37 @@
 /**
  * A compiled pattern as plain JSON data, and back. The shipped profiles are compiled once, when
- * profiles/compiled.json is generated (tools/gen_profiles.ts); at start-up drover only thaws them:
- * no regex parser, no safety analysis, nothing but building each matcher from its tree. A pattern
- * from a user's configuration is still compiled and checked in full (compile.ts).
+ * profiles/compiled.json is generated (tools/gen_profiles.ts), down to what the matcher runs: its
+ * program, its prefilter and its start conditions (match.ts `MatcherParts`). At start-up drover
+ * only thaws them: no regex parser, no safety analysis, no program built, no tree analysed. A
+ * pattern from a user's configuration is still compiled and checked in full (compile.ts).
  *
- * If the engine's tree (ir.ts) gains a node kind, add it here: the generated-file test
+ * If the engine's program or prefilter gains a field, add it here: the generated-file test
  * (tests/unit/profiles_compiled_test.ts) fails until the frozen form round-trips again.
  */
 import type { CompiledPattern } from "./compile.ts";
 import { CharSet } from "./charset.ts";
-import type { Node, Tree } from "./ir.ts";
-import { Matcher } from "./match.ts";
+import type { Tree } from "./ir.ts";
+import { Matcher, type MatcherParts, matcherParts } from "./match.ts";
+import type { PrefilterSpec } from "./prefilter.ts";
+import type { Program } from "./program.ts";
 
-/** A tree node as JSON: [kind, …fields]; `rep`'s unbounded max is -1. */
-export type FrozenNode =
-  | ["set", number[]]
-  | ["cat" | "alt", FrozenNode[]]
-  | ["rep", number, number, boolean, FrozenNode]
-  | ["group", number, FrozenNode]
-  | ["bol"]
-  | ["eol"];
+/** A prefilter as JSON: `before` is -1 when unbounded. */
+export type FrozenPrefilter =
+  | { words: string[]; before: number }
+  | { regex: string; before: number };
+
+/** What the matcher runs, as JSON. */
+export interface FrozenProgram {
+  /** The instructions, three numbers each ([op, a, b], program.ts). */
+  code: number[];
+  /** The program's character sets, as their normalised ranges. */
+  sets: number[][];
+  slots: number;
+  prefilter: FrozenPrefilter | null;
+  anchored: boolean;
+  /** Ranges of the characters a match can start with; null when a match may be empty. */
+  first: number[] | null;
+}
 
 export interface FrozenPattern {
   source: string;
@@ -30,50 +42,50 @@ export interface FrozenPattern {
   groups: number;
   /** Named groups → index (only when the pattern names any). */
   names?: Record<string, number>;
-  tree: FrozenNode;
+  program: FrozenProgram;
 }
 
-function freezeNode(n: Node): FrozenNode {
-  switch (n.kind) {
-    case "set":
-      return ["set", [...n.set.ranges]];
-    case "cat":
-    case "alt":
-      return [n.kind, n.items.map(freezeNode)];
-    case "rep":
-      return ["rep", n.min, n.max === Infinity ? -1 : n.max, n.greedy, freezeNode(n.body)];
-    case "group":
-      return ["group", n.index, freezeNode(n.body)];
-    case "bol":
-    case "eol":
-      return [n.kind];
-  }
+function freezeParts(m: MatcherParts): FrozenProgram {
+  const pre = m.prefilter;
+  const before = (b: number) => b === Infinity ? -1 : b;
+  return {
+    code: [...m.program.code],
+    sets: m.program.sets.map((s) => [...s.ranges]),
+    slots: m.program.slots,
+    prefilter: pre === null
+      ? null
+      : "words" in pre
+      ? { words: [...pre.words], before: before(pre.before) }
+      : { regex: pre.regex, before: before(pre.before) },
+    anchored: m.anchored,
+    first: m.first === null ? null : [...m.first.ranges],
+  };
 }
 
-function thawNode(f: FrozenNode): Node {
-  switch (f[0]) {
-    case "set": {
-      const pairs: [number, number][] = [];
-      for (let i = 0; i < f[1].length; i += 2) pairs.push([f[1][i], f[1][i + 1]]);
-      return { kind: "set", set: CharSet.of(pairs) };
-    }
-    case "cat":
-    case "alt":
-      return { kind: f[0], items: f[1].map(thawNode) };
-    case "rep":
-      return {
-        kind: "rep",
-        min: f[1],
-        max: f[2] === -1 ? Infinity : f[2],
-        greedy: f[3],
-        body: thawNode(f[4]),
-      };
-    case "group":
-      return { kind: "group", index: f[1], body: thawNode(f[2]) };
-    case "bol":
-    case "eol":
-      return { kind: f[0] };
-  }
+function thawParts(f: FrozenProgram): MatcherParts {
+  const sets = f.sets.map((r) => CharSet.fromRanges(r));
+  const ascii = new Uint32Array(4 * sets.length);
+  sets.forEach((s, k) => ascii.set(s.ascii, 4 * k));
+  const program: Program = {
+    code: Int32Array.from(f.code),
+    length: f.code.length / 3,
+    sets,
+    ascii,
+    slots: f.slots,
+  };
+  const before = (b: number) => b === -1 ? Infinity : b;
+  const pre = f.prefilter;
+  const prefilter: PrefilterSpec | null = pre === null
+    ? null
+    : "words" in pre
+    ? { words: pre.words, before: before(pre.before) }
+    : { regex: pre.regex, before: before(pre.before) };
+  return {
+    program,
+    prefilter,
+    anchored: f.anchored,
+    first: f.first === null ? null : CharSet.fromRanges(f.first),
+  };
 }
 
 /** `tree` is the one the pattern compiled to (parsePattern(source).tree). */
@@ -86,20 +98,28 @@ export function freezePattern(c: CompiledPattern, tree: Tree): FrozenPattern {
     ereAlternatives: [...c.ereAlternatives],
     groups: tree.groups,
     ...(tree.names.size > 0 ? { names: Object.fromEntries(tree.names) } : {}),
-    tree: freezeNode(tree.root),
+    program: freezeParts(matcherParts(tree)),
   };
 }
 
+/**
+ * The pattern back, its matcher built on first use: `__prompt-profile` reads only the EREs, and a
+ * detector builds only the matchers it runs.
+ */
 export function thawPattern(f: FrozenPattern): CompiledPattern {
+  let matcher: Matcher | undefined;
   return {
     source: f.source,
     jsSource: f.jsSource,
     ignoreCase: f.ignoreCase,
-    matcher: new Matcher({
-      root: thawNode(f.tree),
-      groups: f.groups,
-      names: new Map(Object.entries(f.names ?? {})),
-    }, f.source),
+    get matcher(): Matcher {
+      matcher ??= new Matcher(
+        { groups: f.groups, names: new Map(Object.entries(f.names ?? {})) },
+        f.source,
+        thawParts(f.program),
+      );
+      return matcher;
+    },
     ere: f.ere,
     ereAlternatives: f.ereAlternatives,
   };

@@ -6,7 +6,7 @@
  * A required-text prefilter and first-character skipping keep the common no-match case cheap.
  */
 import { anchoredStart, firstSet, nullable, type Tree } from "./ir.ts";
-import { type Prefilter, prefilterOf } from "./prefilter.ts";
+import { type Prefilter, prefilterFrom, type PrefilterSpec, prefilterSpecOf } from "./prefilter.ts";
 import { compileProgram, type Program } from "./program.ts";
 import { MAX_STEPS, search, type SearchStats } from "./vm.ts";
 import type { CharSet } from "./charset.ts";
@@ -52,6 +52,31 @@ export interface RegexMatch extends Array<string | undefined> {
   groups?: Record<string, string | undefined>;
 }
 
+/**
+ * Everything a matcher runs, derived from its tree: what a frozen pattern stores (frozen.ts), so a
+ * start builds no program and analyses no tree.
+ */
+export interface MatcherParts {
+  readonly program: Program;
+  readonly prefilter: PrefilterSpec | null;
+  /** Every match starts at the start of the line. */
+  readonly anchored: boolean;
+  /** The characters a match can start with (null: it may be empty). */
+  readonly first: CharSet | null;
+}
+
+export function matcherParts(tree: Tree): MatcherParts {
+  return {
+    program: compileProgram(tree),
+    prefilter: prefilterSpecOf(tree.root),
+    anchored: anchoredStart(tree.root),
+    first: nullable(tree.root) ? null : firstSet(tree.root),
+  };
+}
+
+/** A tree's groups without the tree (a frozen pattern keeps only these and its parts). */
+export type TreeShape = Pick<Tree, "groups" | "names">;
+
 export class Matcher {
   /** The pattern as written. */
   readonly source: string;
@@ -70,15 +95,18 @@ export class Matcher {
   readonly #stats: SearchStats = { steps: 0, overBudget: false };
   readonly #slots: Int32Array;
 
-  constructor(tree: Tree, source: string) {
+  constructor(tree: Tree, source: string);
+  constructor(shape: TreeShape, source: string, parts: MatcherParts);
+  constructor(tree: TreeShape, source: string, parts?: MatcherParts) {
+    const built = parts ?? matcherParts(tree as Tree);
     this.source = source;
     this.groups = tree.groups;
     this.names = tree.names;
-    this.#prog = compileProgram(tree);
+    this.#prog = built.program;
     this.#slots = new Int32Array(this.#prog.slots);
-    this.#pre = prefilterOf(tree.root);
-    this.#anchored = anchoredStart(tree.root);
-    this.#first = nullable(tree.root) ? null : firstSet(tree.root);
+    this.#pre = built.prefilter ? prefilterFrom(built.prefilter) : null;
+    this.#anchored = built.anchored;
+    this.#first = built.first;
   }
 
   /** Program size in instructions. */

@@ -149,8 +149,16 @@ function setSource(s: CharSet): string {
   return "[" + s.members().map(cp).join("") + "]";
 }
 
-/** The requirement of a tree, or null when none is worth checking. */
-export function prefilterOf(root: Node): Prefilter | null {
+/**
+ * A prefilter as plain data (what profiles/compiled.json stores, see frozen.ts): literal words
+ * searched with indexOf, or the source of a RegExp with no repetition (run with the `u` flag).
+ */
+export type PrefilterSpec =
+  | { readonly words: readonly string[]; readonly before: number }
+  | { readonly regex: string; readonly before: number };
+
+/** The requirement of a tree as data, or null when none is worth checking. */
+export function prefilterSpecOf(root: Node): PrefilterSpec | null {
   const top = info(root);
   const r = better(top.req, asReq(top.exact));
   if (!r || score(r) <= 0) return null;
@@ -160,6 +168,17 @@ export function prefilterOf(root: Node): Prefilter | null {
     const words = [
       ...new Set(r.alts.map((f) => String.fromCodePoint(...f.map((s) => s.singleton())))),
     ];
+    return { words, before };
+  }
+  // No repetition anywhere in this RegExp: its cost is bounded by line length × factor length.
+  return { regex: r.alts.map((f) => f.map(setSource).join("")).join("|"), before };
+}
+
+/** The search a spec describes. */
+export function prefilterFrom(spec: PrefilterSpec): Prefilter {
+  const before = spec.before;
+  if ("words" in spec) {
+    const words = [...spec.words];
     if (words.length === 1) {
       const w = words[0];
       return { find: (line) => line.indexOf(w), before };
@@ -176,8 +195,7 @@ export function prefilterOf(root: Node): Prefilter | null {
       before,
     };
   }
-  // No repetition anywhere in this RegExp: its cost is bounded by line length × factor length.
-  const re = new RegExp(r.alts.map((f) => f.map(setSource).join("")).join("|"), "u");
+  const re = new RegExp(spec.regex, "u");
   return {
     find(line) {
       const m = re.exec(line);
@@ -185,4 +203,10 @@ export function prefilterOf(root: Node): Prefilter | null {
     },
     before,
   };
+}
+
+/** The requirement of a tree, or null when none is worth checking. */
+export function prefilterOf(root: Node): Prefilter | null {
+  const spec = prefilterSpecOf(root);
+  return spec ? prefilterFrom(spec) : null;
 }

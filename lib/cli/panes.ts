@@ -56,6 +56,12 @@ export interface PaneSnapshot {
 export interface SnapshotOptions {
   session?: string;
   cli?: string;
+  /**
+   * Also capture the styled form (-e): the live board shows a prompt's command, which reads it.
+   * A row's state, mode and version never do (tests/unit/panes_plain_test.ts), so the one-shot
+   * table captures plain screens only: half the bytes for tmux to print and drover to read.
+   */
+  styled?: boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ export async function snapshotPanes(
   const panes = await listing;
   // The capture first: tmux starts on it before the (synchronous) /proc reads of identification.
   const [caps, views] = await Promise.all([
-    capturePanes(server, panes.map((p) => p.id), { styled: true }),
+    capturePanes(server, panes.map((p) => p.id), { styled: o.styled === true }),
     inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true, scanned })
       // Each pane's detector too: its profile's matchers are built while tmux is still capturing.
       .then((vs) =>

@@ -63,7 +63,11 @@ export async function watch(o: WatchOptions): Promise<CommandResult> {
   const intervalMs = o.intervalMs;
   const tail = o.events === undefined ? undefined : new EventsTail(o.events);
   const poll = async () => {
-    const snaps = await snapshotPanes(o.server, o.config, { session: o.session, cli: o.cli });
+    const snaps = await snapshotPanes(o.server, o.config, {
+      session: o.session,
+      cli: o.cli,
+      styled: true,
+    });
     return snaps.map(boardPane);
   };
   // The first refresh runs before the terminal is touched: a bad session or a missing tmux is a

@@ -220,6 +220,42 @@ Deno.test("chat: a request without tools is a side request (titles), streamed or
   assert.deepEqual(api.requests.map((r) => r.role), ["aux", "aux"]);
 });
 
+Deno.test("chat: Qwen Code's follow-up suggestion request (with tools) is a side request, answered with nothing", async () => {
+  await using api = startChatStandin({ steps: [{ kind: "text", text: "main" }] });
+  const tools = [{ type: "function", function: { name: "run_shell_command" } }];
+  // As Qwen Code 0.24.4 sends it after a finished turn: every tool, the prompt in parts.
+  const body = {
+    model: "m",
+    stream: true,
+    tools,
+    messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "done" }, {
+      role: "user",
+      content: [{
+        type: "text",
+        text: "[SUGGESTION MODE: Suggest what the user might naturally type next.]\n\nFIRST: …",
+      }],
+    }],
+  };
+  const frames = sseData(await (await post(`${api.url}/v1/chat/completions`, body)).text());
+  const text = frames.flatMap((f) =>
+    typeof f === "object" && f && "choices" in f
+      ? (f as { choices: { delta?: { content?: string } }[] }).choices.map((c) =>
+        c.delta?.content ?? ""
+      )
+      : []
+  ).join("");
+  assert.equal(text, "");
+  assert.equal(api.pending, 1);
+  assert.deepEqual(api.requests.map((r) => r.role), ["aux"]);
+  // The next real turn still gets the scripted step.
+  const main = sseData(
+    await (await post(`${api.url}/v1/chat/completions`, { model: "m", stream: true, tools }))
+      .text(),
+  );
+  assert.ok(JSON.stringify(main).includes("main"));
+  assert.equal(api.pending, 0);
+});
+
 Deno.test("chat: errors use OpenAI's error shape", async () => {
   await using api = startChatStandin({
     steps: [{ kind: "error", status: 401, error: "auth" }, {

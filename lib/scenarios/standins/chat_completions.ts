@@ -2,7 +2,9 @@
  * A scripted stand-in for the OpenAI Chat Completions API (Qwen Code through OPENAI_BASE_URL;
  * OpenCode through an `@ai-sdk/openai-compatible` provider). `POST /v1/chat/completions`: a request
  * that offers tools is a main turn and consumes the next step; one without tools (session titles,
- * JSON side questions) is auxiliary and gets `auxText`. Streams `chat.completion.chunk` lines ending
+ * JSON side questions) is auxiliary and gets `auxText`. Qwen Code's own side requests that do offer
+ * tools are auxiliary too: its auto-mode classifier (answered per `classifier`) and, from 0.24.4, its
+ * follow-up suggestion after each finished turn (answered with nothing: no suggestion). Streams `chat.completion.chunk` lines ending
  * in `data: [DONE]`, tool calls as `delta.tool_calls`, and a usage chunk when asked for.
  */
 import { openAiError } from "./openai_responses.ts";
@@ -38,8 +40,15 @@ export type ClassifierVerdict = "unavailable" | "allow" | "block";
 /** The structured-output tool Qwen Code's auto-mode classifier forces (`tool_choice: "required"`). */
 const CLASSIFIER_TOOL = "respond_in_schema";
 
+/**
+ * How Qwen Code (0.24.4) opens the request for a follow-up suggestion, sent with every tool of the
+ * conversation (for its prompt cache) once a turn ends after two model turns.
+ */
+const SUGGESTION_PROMPT = "[SUGGESTION MODE:";
+
 interface ChatBody {
   model?: string;
+  messages?: { role?: string; content?: unknown }[];
   stream?: boolean;
   tools?: { function?: { name?: string; parameters?: { required?: string[] } } }[];
   stream_options?: { include_usage?: boolean };
@@ -145,6 +154,22 @@ function isClassifier(body: ChatBody | null): boolean {
     tools[0]?.function?.name === CLASSIFIER_TOOL;
 }
 
+/** The text of the last message, whether plain or in parts. */
+function lastText(body: ChatBody | null): string {
+  const content = body?.messages?.at(-1)?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((p) => typeof p?.text === "string" ? p.text : "").join("");
+}
+
+/**
+ * Qwen Code's follow-up suggestion request ("predict what the user types next"). Counting it as a
+ * main turn would hand it the next scripted step, which the next prompt then never gets.
+ */
+function isSuggestion(body: ChatBody | null): boolean {
+  return lastText(body).trimStart().startsWith(SUGGESTION_PROMPT);
+}
+
 /** The classifier's answer: a forced tool call with the verdict, or none at all (unavailable). */
 function classifierStep(body: ChatBody, verdict: ClassifierVerdict): Step {
   if (verdict === "unavailable") return { kind: "text", text: "Lab stand-in: no verdict." };
@@ -164,7 +189,9 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
       if (req.method === "GET" && url.pathname.endsWith("/models")) return "aux";
       if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return null;
       const tools = (body as ChatBody | null)?.tools;
-      if (isClassifier(body as ChatBody | null)) return "aux";
+      if (isClassifier(body as ChatBody | null) || isSuggestion(body as ChatBody | null)) {
+        return "aux";
+      }
       return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
     },
     aux(body, url) {
@@ -175,8 +202,11 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
         });
       }
       const b = (body ?? {}) as ChatBody;
+      // No suggestion (an empty reply): a suggestion would show as placeholder text in the input box.
       const step: Step = isClassifier(b)
         ? classifierStep(b, classifier)
+        : isSuggestion(b)
+        ? { kind: "text", text: "" }
         : { kind: "text", text: auxText };
       const seq = 100_000 + ++auxSeq;
       if (!b.stream) return whole(step, b, seq);

@@ -1,6 +1,8 @@
 /**
  * Qwen Code's scenario table (see ../types.ts), against the Chat Completions stand-in through
- * OPENAI_BASE_URL. Verified against 0.15.10.
+ * OPENAI_BASE_URL. Verified against 0.15.10 and 0.24.4 (0.24.4 asks the model for a follow-up
+ * suggestion after each finished turn, with every tool attached: the stand-in answers it as a side
+ * request, so it never takes the next scenario's scripted reply).
  */
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";

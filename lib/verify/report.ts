@@ -63,6 +63,11 @@ function fieldLines(r: ScenarioResult): string[] {
   return out;
 }
 
+/** Elapsed time for a summary line: whole seconds. */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)}s`;
+}
+
 /** The table and summary of one CLI. */
 export function cliTable(r: CliReport): string[] {
   if (r.status === "not-installed") return [r.summary];
@@ -105,7 +110,8 @@ export function cliTable(r: CliReport): string[] {
     }
   }
   if (r.saved) out.push(`  captures: ${r.saved} (drover profile test --cli ${r.cli} ${r.saved})`);
-  out.push(r.summary);
+  // The time it took (the version check, start-up and every session) goes on the summary line.
+  out.push(`${r.summary} (${seconds(r.ms)})`);
   return out;
 }
 
@@ -139,6 +145,6 @@ export function progressLine(e: ProgressEvent): string | null {
     case "done":
       return e.report.status === "not-installed"
         ? null
-        : `verify: ${e.report.summary} (${(e.report.ms / 1000).toFixed(0)}s)`;
+        : `verify: ${e.report.summary} (${seconds(e.report.ms)})`;
   }
 }

@@ -186,6 +186,8 @@ Deno.test("report: expected/seen columns, a ✗ row explains itself, skipped say
   assert.match(out, /field mid_response_markers = \["esc to interrupt"\]: no line matches/);
   assert.match(out, /not on the screen any more: "esc to interrupt"/);
   assert.match(out, /file-prompt\s+-\s+skipped: the CLI never asks before writing a file/);
+  // The summary line ends with the time the CLI took.
+  assert.equal(out.split("\n").at(-1), "claude 2.1.197: 1/1 scenarios hold (1s)");
   assert.equal(
     expectText({ state: "prompt", verdicts: { command: "ls", permission_prompt: true } }),
     'prompt, command="ls", permission_prompt',

@@ -222,6 +222,9 @@ export function normalise(line: string): string {
     .replace(/^[•◦] (?=Working|Reconnecting)/u, "<spin> ")
     // OpenCode's busy progress bar ("■■■■⬝⬝⬝⬝  esc interrupt").
     .replace(/[■⬝]{4,}/gu, "<progress>")
+    // Qwen Code 0.24.4's busy line adds the token count once a count is in ("(3s · ↑ 1.2k tokens ·
+    // esc to cancel)"): whether a capture has it is timing, not state.
+    .replace(/\(<dur> · <tokens> · esc to cancel\)/u, "(<dur> · esc to cancel)")
     .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2")
     // OpenCode's input placeholder quotes a random example task ("Ask anything… \"Fix broken tests\"").
     .replace(/(Ask anything… )"[^"]*"/u, '$1"<example>"')

@@ -219,10 +219,7 @@ export const OPENCODE: ScenarioTable = {
           // retry-after 1: its retries run out in seconds instead of minutes.
           script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
           steps: [{ submit: "summarise the notes" }],
-          // While it retries its progress bar moves; at 80 columns the retry note is cut off, so
-          // only a screen that stays still for a while tells that it gave up (a loaded machine can
-          // hold a repaint back for 2 s).
-          until: { requests: 1, hides: ["esc interrupt", "[retrying"], stableMs: 4000 },
+          until: { requests: 1, hides: ["esc interrupt", "[retrying"], stableMs: 2000 },
           defining: [QUOTA],
           timeoutMs: 90_000,
           expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },

@@ -9,6 +9,8 @@ import type { ScenarioTable } from "../types.ts";
 
 const MARKER = "verify_marker.txt";
 const TYPED = "create the marker file";
+/** The rules above and below the input box span the pane: 80 of them match at any lab size. */
+const INPUT_FRAME = "─".repeat(80);
 
 const shell = (command: string, description: string): Step => ({
   kind: "tool",
@@ -38,8 +40,9 @@ export const QWEN: ScenarioTable = {
   readyTimeoutMs: 90_000,
   skipped: {
     "out-of-credit":
-      "Qwen Code retries HTTP 429 insufficient_quota as a transient error, quietly and for " +
-      "minutes; it has no out-of-quota screen to check",
+      "Qwen Code retries HTTP 429 insufficient_quota as a transient error for minutes (0.15.10 " +
+      "quietly, 0.24.4 with a line per attempt, 10 attempts about a minute apart); no " +
+      "out-of-quota screen shows within verify's time",
   },
   sessions: [
     {
@@ -116,6 +119,7 @@ export const QWEN: ScenarioTable = {
         },
         {
           name: "escape-rejected",
+          fixture: "file-write-rejected",
           steps: [{ keys: ["Escape"] }],
           until: { hides: ["Waiting for user confirmation"], stableMs: 1500 },
           defining: ["Type your message"],
@@ -145,7 +149,9 @@ export const QWEN: ScenarioTable = {
           name: "interrupted",
           steps: [{ keys: ["Escape"] }],
           until: { hides: ["esc to cancel)"], stableMs: 1500 },
-          defining: ["Request cancelled."],
+          // 0.15.10 notes "Request cancelled."; 0.24.4 does that or, by timing, puts the unanswered
+          // request back into the input box (no placeholder then). Both show the input box's frame.
+          defining: [INPUT_FRAME],
           expect: { state: "idle", verdicts: { mid_response: false } },
         },
       ],

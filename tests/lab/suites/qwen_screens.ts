@@ -4,10 +4,13 @@
  * Recorded under tests/fixtures/qwen/<version>/ with `deno task lab --record --suite qwen`;
  * compared (and judged by detect() with the `qwen` profile) otherwise.
  *
- * 0.24.4 starts in auto mode ("Auto mode (shift + tab to cycle)": an LLM classifier, asked through
- * the same API, approves or blocks each tool call). The scenarios shared with 0.15.10 put it in the
- * default mode (`tools.approvalMode = "default"` in its settings: the classic numbered prompts);
- * the auto-mode screens have scenarios of their own (`since`).
+ * The standard scenarios come from the table `drover verify` runs (lib/scenarios/tables/qwen.ts),
+ * at every pinned version, with verify's throwaway HOME (lib/scenarios/homes.ts: the default,
+ * ask-first mode, so 0.24.4 shows the classic numbered prompts too). What only the lab records stays
+ * here: the mode cycle, a shell prompt rejected with Escape, a file write approved, the quota retry
+ * screens, and 0.24.4's auto mode (its default: "Auto mode (shift + tab to cycle)", an LLM
+ * classifier, asked through the same API, approves or blocks each tool call), which has scenarios
+ * of its own (`since`).
  */
 import {
   compareVersions,
@@ -17,6 +20,7 @@ import {
   type ScenarioContext,
 } from "../harness/mod.ts";
 import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
+import { tableScenarios } from "../harness/tables.ts";
 import {
   fileExists,
   mainTurns,
@@ -36,16 +40,6 @@ const autoDefault = (v: string) => v !== "" && compareVersions(v, AUTO_SINCE) >=
 const readyLine = (v: string) => autoDefault(v) ? "(shift + tab to cycle)" : "? for shortcuts";
 const INPUT = "Type your message";
 const CMD = "touch lab_marker.txt";
-const NARRATION = [
-  "Here is how the confirmation reads when I need to run something:",
-  "",
-  `"Allow execution of: 'touch'?"`,
-  "1. Yes, allow once",
-  "2. Always allow run 'touch *' commands in this project",
-  "",
-  "Below it you see Waiting for user confirmation..., and while I work the status line ends with esc to cancel.",
-  "Nothing is waiting for you now.",
-].join("\n");
 
 /** Start the version under test in its classic default mode (0.24.4 would start in auto mode). */
 function defaultMode(ctx: ScenarioContext, opts: OtherOptions = {}): OtherOptions {
@@ -54,26 +48,24 @@ function defaultMode(ctx: ScenarioContext, opts: OtherOptions = {}): OtherOption
   return { ...opts, settings: { tools: { approvalMode: "default" } } };
 }
 
-const shared: LabScenario[] = [
-  {
-    name: "ready",
-    async run(ctx) {
-      await using s = await startOther(ctx, QWEN);
-      const mode = autoDefault(ctx.version) ? "auto" : "interactive";
-      await ctx.screen(s.pane, "ready", {
-        state: "idle",
-        defining: [INPUT, readyLine(ctx.version)],
-        expect: { input_box: null, mode },
-      });
-      ctx.step('type "summarise the notes in notes.txt" (no Enter)');
-      await s.pane.type("summarise the notes in notes.txt");
-      await ctx.screen(s.pane, "typed-input", {
-        state: "idle",
-        defining: ["> summarise the notes in notes.txt"],
-        expect: { input_box: "summarise the notes in notes.txt", mode },
-      });
-    },
+/** The auto-mode ready screen (0.24.4's default), which the table's ask-first HOME never shows. */
+const readyAuto: LabScenario = {
+  name: "ready-auto",
+  since: AUTO_SINCE,
+  async run(ctx) {
+    ctx.step("$HOME/.qwen/settings.json: no approval mode (the version's default)");
+    // Its start-up alone took over a minute on the loaded lab machine.
+    await using s = await startOther(ctx, QWEN, { timeoutMs: 150_000 });
+    await ctx.screen(s.pane, "ready-auto", {
+      state: "idle",
+      defining: [INPUT, "Auto mode (shift + tab to cycle)"],
+      expect: { input_box: null, mode: "auto" },
+    });
   },
+};
+
+const labOnly: LabScenario[] = [
+  readyAuto,
   {
     name: "modes",
     async run(ctx) {
@@ -98,83 +90,6 @@ const shared: LabScenario[] = [
         await press(ctx, s, "BTab");
         await ctx.screen(s.pane, name, { state: "idle", defining: [footer], expect: { mode } });
       }
-    },
-  },
-  {
-    name: "busy",
-    async run(ctx) {
-      await using s = await startOther(ctx, QWEN, { script: [{ kind: "hang" }] });
-      await submit(ctx, s, "summarise the notes");
-      ctx.step("the stand-in sends no reply");
-      await ctx.screen(s.pane, "busy", {
-        state: "busy",
-        defining: ["esc to cancel"],
-        stableMs: 0,
-      });
-      // Interrupted = Escape on a request the model holds with no reply yet. Pressed before the
-      // request went out (the busy spinner shows first; under load the CLI prepares the turn for
-      // seconds), 0.24.4 notes "Request cancelled.", then adds the request to the transcript and
-      // never sends it: another screen. Waiting for the stand-in to hold it makes this one.
-      await mainTurns(s, 1, 120_000);
-      ctx.step("the stand-in holds the request");
-      await press(ctx, s, "Escape");
-      const ready = readyLine(ctx.version);
-      if (autoDefault(ctx.version)) {
-        // 0.24.4 rewinds a cancelled turn that had no reply and puts the request back into the
-        // input box ("> summarise the notes", the transcript line gone).
-        await ctx.screen(s.pane, "interrupted", {
-          state: "idle",
-          defining: [ready, "> summarise the notes"],
-          until: (p) =>
-            !p.includes("esc to cancel)") && p.includes(ready) &&
-            /^> summarise the notes/m.test(p),
-          stableMs: 2000,
-          timeoutMs: 60_000,
-          expect: { mid_response: false, input_box: "summarise the notes" },
-          notes:
-            "Escape on a request the model holds with no reply yet: restored into the input box",
-        });
-      } else {
-        await ctx.screen(s.pane, "interrupted", {
-          state: "idle",
-          defining: [INPUT, ready],
-          until: (p) => !p.includes("esc to cancel)") && p.includes(ready),
-        });
-      }
-    },
-  },
-  {
-    name: "shell-prompt",
-    async run(ctx) {
-      await using s = await startOther(
-        ctx,
-        QWEN,
-        defaultMode(ctx, {
-          script: [qwenShell(CMD, "Create the marker file"), {
-            kind: "text",
-            text: "Created the marker file.",
-          }],
-        }),
-      );
-      await submit(ctx, s, "create the marker file");
-      await ctx.screen(s.pane, "shell-prompt", {
-        // Under load its shell-permission check can take over a minute before the prompt shows.
-        timeoutMs: 150_000,
-        state: "prompt",
-        defining: [
-          "Allow execution of: 'touch'?",
-          "1. Yes, allow once",
-          "Waiting for user confirmation",
-        ],
-        expect: { command: CMD, permission_prompt: true, broad_grant_option: 2 },
-      });
-      await press(ctx, s, "1");
-      await ctx.screen(s.pane, "shell-approved", {
-        timeoutMs: 90_000,
-        state: "idle",
-        defining: ["Created the marker file.", readyLine(ctx.version)],
-        expect: { live_prompt: false },
-      });
     },
   },
   {
@@ -228,33 +143,14 @@ const shared: LabScenario[] = [
       );
       ctx.step("stand-in script: tool write_file(<project>/notes.md) → text");
       await submit(ctx, s, "write the notes file");
-      await ctx.screen(s.pane, "file-write-prompt", {
-        // Under load its shell-permission check can take over a minute before the prompt shows.
-        timeoutMs: 150_000,
-        state: "prompt",
-        defining: ["Apply this change?", "notes.md", "1. Yes, allow once"],
-        expect: { permission_prompt: true },
-      });
+      // The prompt itself is the table's file-prompt screen (file-write-prompt).
+      await s.pane.waitFor("Apply this change?", { timeoutMs: 150_000, what: "the file prompt" });
+      await sleep(1500);
       await press(ctx, s, "1");
       await ctx.screen(s.pane, "file-write-approved", {
         timeoutMs: 90_000,
         state: "idle",
         defining: ["Wrote the notes.", readyLine(ctx.version)],
-      });
-    },
-  },
-  {
-    name: "narration",
-    async run(ctx) {
-      await using s = await startOther(ctx, QWEN, {
-        script: [{ kind: "text", text: NARRATION }],
-      });
-      await submit(ctx, s, "what does the confirmation look like?");
-      await ctx.screen(s.pane, "narration", {
-        timeoutMs: 90_000,
-        state: "idle",
-        defining: ["Allow execution of: 'touch'?", "Nothing is waiting", readyLine(ctx.version)],
-        expect: { live_prompt: false, permission_prompt: false },
       });
     },
   },
@@ -293,21 +189,6 @@ const shared: LabScenario[] = [
         stableMs: 0,
         notes:
           "Qwen Code retries 429 insufficient_quota silently (busy) for minutes; no final screen recorded",
-      });
-    },
-  },
-  {
-    name: "auth-failure",
-    async run(ctx) {
-      await using s = await startOther(ctx, QWEN, {
-        script: [{ kind: "error", status: 401, error: "auth", times: 1000 }],
-      });
-      await submit(ctx, s, "summarise the notes");
-      ctx.step("the stand-in answers every request with HTTP 401 invalid_api_key");
-      await ctx.screen(s.pane, "auth-failure", {
-        state: "unavailable",
-        defining: ["[API Error: 401", readyLine(ctx.version)],
-        timeoutMs: 60_000,
       });
     },
   },
@@ -500,5 +381,10 @@ export const suite: LabSuite = {
     setup: QWEN.setup,
   },
   versions: () => pinnedCliVersions("qwen"),
-  scenarios: [...shared, ...autoMode, ...moreScreens],
+  scenarios: [
+    ...tableScenarios("qwen", { timeoutMs: 480_000 }),
+    ...labOnly,
+    ...autoMode,
+    ...moreScreens,
+  ],
 };

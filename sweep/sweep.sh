@@ -1198,8 +1198,9 @@ cmd_approve() {
       printf 'key-in-input pane %s: sent %s and a "1" showed up in the input line; nothing more sent (clear it by hand)\n' "$pane" "$key"
       exit 20
     fi
-    # The one Enter is earned: the same live prompt, option 1 selected, no digit in an input line.
-    if ((same && pass == 1)) && selected_now; then
+    # The one Enter is earned: the digit was sent, and the same live prompt shows option 1 selected
+    # with no digit in an input line. A choice row's key already was the Enter: never a second.
+    if ((same && pass == 1)) && [[ "$key" == 1 ]] && selected_now; then
       if synchronized "$pane"; then
         release_claim
         printf 'refused pane %s (synchronized): sent %s, then %s; no Enter sent\n' "$pane" "$key" "$no_sync"

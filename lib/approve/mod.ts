@@ -6,9 +6,10 @@
  *   4. a FRESH capture right before the key, re-confirming the same condition on it alone and that
  *      it is still the same prompt — the screen may change while we judged;
  *   5. send exactly one key (the digit 1, or Enter on a choice row whose first choice is selected);
- *   6. re-capture: if the same prompt is still live with option 1 selected and no "1" showed up in
- *      an input box, one Enter — never more. A "1" that landed in an input box means the gate was
- *      wrong: it is reported (key-in-input) and nothing more is sent.
+ *   6. re-capture: if the digit was sent and the same prompt is still live with option 1 selected
+ *      and no "1" showed up in an input box, one Enter — never more. A choice row's key already was
+ *      the Enter: a prompt that stays is unconfirmed, never answered twice. A "1" that landed in an
+ *      input box means the gate was wrong: it is reported (key-in-input) and nothing more is sent.
  * Every error before step 5 sends nothing. Keys are sent only in steps 5 and 6.
  */
 import { DroverError } from "../errors.ts";
@@ -290,8 +291,9 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
       };
     }
     let enterFailed = "";
-    // The one Enter is earned: the same live modal, option 1 selected, no digit in an input line.
-    if (stillSame(after) && optionOneSelected(after!)) {
+    // The one Enter is earned: the digit went out, and the same live modal shows option 1 selected
+    // with no digit in an input line. After a choice row's Enter, a second would answer twice.
+    if (g2.key === "1" && stillSame(after) && optionOneSelected(after!)) {
       try {
         await sendKeys(req.server, req.pane.id, ["Enter"]);
         sent.push("Enter");

@@ -267,6 +267,51 @@ Deno.test("sweep.sh approve: a prompt that stays live after the 1 is unconfirmed
   }
 });
 
+// Found in the lab under load: OpenCode took longer than the settle window to redraw after the
+// Enter that answers its choice row, and both approvers then sent the "earned" Enter as well — a
+// second answer. The follow-up Enter belongs to the digit only.
+Deno.test("approve on a choice row: an Enter that does not take is never followed by another (drover and sweep.sh)", async () => {
+  await using srv = await startTestServer({ width: 80, height: 24 });
+  const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
+  const panes: ReplayPane[] = [];
+  try {
+    const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
+    panes.push(
+      await startReplay(srv, await loadScreen("opencode/1.18.33/ready@80x24"), {
+        session: "agents",
+      }),
+    );
+    for (const rel of ["shell-prompt", "shell-prompt", "file-prompt", "file-prompt"]) {
+      // The doubles never react to keys: each prompt stays live, option 1 selected.
+      const p = await startReplay(srv, await loadScreen(`opencode/1.18.33/${rel}@80x24`), {
+        session: "agents",
+        newWindow: true,
+      });
+      await srv.tmux("set-option", "-p", "-t", p.paneId, "@drover-cli", "opencode");
+      panes.push(p);
+    }
+    for (const [i, p] of panes.slice(1).entries()) {
+      if (i % 2 === 0) {
+        const bin = await drover(["-L", srv.name, "--json", "approve", p.paneId], { env });
+        assert.equal(bin.code, 17, bin.stdout + bin.stderr);
+        const data = JSON.parse(bin.stdout).data;
+        assert.equal(data.form, "choice-row");
+        assert.deepEqual(data.sent, ["Enter"]);
+      } else {
+        const res = await sweep(["-L", srv.name, "approve", p.paneId], { env });
+        assert.equal(res.code, 17, res.stdout + res.stderr);
+        assert.match(res.stdout, /^unconfirmed pane %\d+: sent Enter;/m);
+      }
+    }
+    await new Promise((res) => setTimeout(res, 300));
+    for (const p of panes.slice(1)) assert.equal(await p.keys(), "\r", p.paneId);
+    assert.equal(await panes[0].keys(), "");
+  } finally {
+    for (const p of panes) await cleanupReplay(p);
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 // Found by the audit: noclobber (set -C) refuses only a regular file, so a FIFO at the claim path
 // was opened for writing and sweep.sh approve waited for a reader until its watchdog.
 Deno.test("sweep.sh approve: a FIFO at the claim path is a held claim, not a hang", async () => {

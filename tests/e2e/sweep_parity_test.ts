@@ -119,8 +119,8 @@ const CHROME: { cli: string; rel: string; command: string }[] = [
   },
   { cli: "codex", rel: "codex/0.171.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
   { cli: "gemini", rel: "gemini/0.61.0/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  { cli: "qwen", rel: "qwen/0.15.10/shell-prompt@120x40", command: "touch lab_marker.txt" },
-  { cli: "qwen", rel: "qwen/0.24.4/shell-prompt@120x40", command: "touch lab_marker.txt" },
+  { cli: "qwen", rel: "qwen/0.15.10/shell-prompt@120x40", command: "touch verify_marker.txt" },
+  { cli: "qwen", rel: "qwen/0.24.4/shell-prompt@120x40", command: "touch verify_marker.txt" },
   {
     cli: "opencode",
     rel: "opencode/1.18.33/shell-prompt@120x40",

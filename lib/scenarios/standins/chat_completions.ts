@@ -4,7 +4,9 @@
  * that offers tools is a main turn and consumes the next step; one without tools (session titles,
  * JSON side questions) is auxiliary and gets `auxText`. Qwen Code's own side requests that do offer
  * tools are auxiliary too: its auto-mode classifier (answered per `classifier`) and, from 0.24.4, its
- * follow-up suggestion after each finished turn (answered with nothing: no suggestion). Streams `chat.completion.chunk` lines ending
+ * follow-up suggestion after each finished turn (answered with nothing: no suggestion) and its
+ * background managed-memory agents (extraction after a turn, dream consolidation; answered with
+ * nothing: no memory written). Streams `chat.completion.chunk` lines ending
  * in `data: [DONE]`, tool calls as `delta.tool_calls`, and a usage chunk when asked for.
  */
 import { openAiError } from "./openai_responses.ts";
@@ -45,6 +47,18 @@ const CLASSIFIER_TOOL = "respond_in_schema";
  * conversation (for its prompt cache) once a turn ends after two model turns.
  */
 const SUGGESTION_PROMPT = "[SUGGESTION MODE:";
+
+/**
+ * How Qwen Code (0.24.4) opens the system prompts of its background managed-memory agents: the
+ * extractor runs after a finished turn, with six tools, at a moment of its own choosing (it took the
+ * next scenario's scripted `hang` in the lab, leaving the real prompt the fallback reply).
+ */
+const MEMORY_AGENT_PROMPTS = [
+  "You are now acting as the managed memory extraction subagent",
+  "You are performing a managed memory dream",
+];
+/** How the extractor's task prompt opens (its last user message), should the system prompt move. */
+const MEMORY_TASK_PROMPT = "Managed memory has TWO directories.";
 
 interface ChatBody {
   model?: string;
@@ -170,6 +184,27 @@ function isSuggestion(body: ChatBody | null): boolean {
   return lastText(body).trimStart().startsWith(SUGGESTION_PROMPT);
 }
 
+/** The text of every system message, whether plain or in parts. */
+function systemText(body: ChatBody | null): string {
+  return (body?.messages ?? []).filter((m) => m?.role === "system").map((m) =>
+    typeof m.content === "string"
+      ? m.content
+      : Array.isArray(m.content)
+      ? m.content.map((p) => typeof p?.text === "string" ? p.text : "").join("")
+      : ""
+  ).join("\n");
+}
+
+/**
+ * A turn of Qwen Code's background managed-memory agents. Counting it as a main turn would hand it
+ * the next scripted step (a `hang` meant for the user's prompt, say).
+ */
+function isMemoryAgent(body: ChatBody | null): boolean {
+  const system = systemText(body);
+  return MEMORY_AGENT_PROMPTS.some((p) => system.includes(p)) ||
+    lastText(body).trimStart().startsWith(MEMORY_TASK_PROMPT);
+}
+
 /** The classifier's answer: a forced tool call with the verdict, or none at all (unavailable). */
 function classifierStep(body: ChatBody, verdict: ClassifierVerdict): Step {
   if (verdict === "unavailable") return { kind: "text", text: "Lab stand-in: no verdict." };
@@ -189,7 +224,8 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
       if (req.method === "GET" && url.pathname.endsWith("/models")) return "aux";
       if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return null;
       const tools = (body as ChatBody | null)?.tools;
-      if (isClassifier(body as ChatBody | null) || isSuggestion(body as ChatBody | null)) {
+      const b = body as ChatBody | null;
+      if (isClassifier(b) || isSuggestion(b) || isMemoryAgent(b)) {
         return "aux";
       }
       return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
@@ -203,9 +239,10 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
       }
       const b = (body ?? {}) as ChatBody;
       // No suggestion (an empty reply): a suggestion would show as placeholder text in the input box.
+      // No memory either: the agent ends without writing.
       const step: Step = isClassifier(b)
         ? classifierStep(b, classifier)
-        : isSuggestion(b)
+        : isSuggestion(b) || isMemoryAgent(b)
         ? { kind: "text", text: "" }
         : { kind: "text", text: auxText };
       const seq = 100_000 + ++auxSeq;

@@ -1,8 +1,9 @@
 /**
  * Qwen Code's scenario table (see ../types.ts), against the Chat Completions stand-in through
  * OPENAI_BASE_URL. Verified against 0.15.10 and 0.24.4 (0.24.4 asks the model for a follow-up
- * suggestion after each finished turn, with every tool attached: the stand-in answers it as a side
- * request, so it never takes the next scenario's scripted reply).
+ * suggestion after each finished turn, with every tool attached, and runs a background memory
+ * extraction agent with six tools: the stand-in answers both as side requests, so neither takes the
+ * next scenario's scripted reply).
  */
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";
@@ -141,7 +142,9 @@ export const QWEN: ScenarioTable = {
           name: "busy",
           script: [{ kind: "hang" }],
           steps: [{ submit: "summarise the notes" }],
-          until: { requests: 1, settleMs: 1500 },
+          // The held request and the busy line's "(… · esc to cancel)" (the narration above quotes
+          // the words without the bracket), so interrupted's Escape always meets a held request.
+          until: { requests: 1, shows: ["esc to cancel)"], settleMs: 1500 },
           defining: ["esc to cancel"],
           expect: { state: "busy", verdicts: { mid_response: true } },
         },

@@ -256,6 +256,48 @@ Deno.test("chat: Qwen Code's follow-up suggestion request (with tools) is a side
   assert.equal(api.pending, 0);
 });
 
+Deno.test("chat: Qwen Code's background memory agents (with tools) are side requests, not the next scripted step", async () => {
+  await using api = startChatStandin({ steps: [{ kind: "hang" }] });
+  const tools = ["read_file", "grep_search", "glob", "run_shell_command", "write_file", "edit"]
+    .map((name) => ({ type: "function", function: { name } }));
+  // As Qwen Code 0.24.4's extractor sends it after a finished turn (it took the lab's busy hang).
+  const extractor = {
+    model: "m",
+    stream: true,
+    tools,
+    messages: [
+      {
+        role: "system",
+        content:
+          "You are now acting as the managed memory extraction subagent for an AI coding assistant.",
+      },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "done" },
+      {
+        role: "user",
+        content: [{ type: "text", text: "Managed memory has TWO directories. Choose which one …" }],
+      },
+    ],
+  };
+  const dream = {
+    model: "m",
+    stream: false,
+    tools,
+    messages: [
+      {
+        role: "system",
+        content: [{ type: "text", text: "You are performing a managed memory dream — …" }],
+      },
+      { role: "user", content: "Memory directory: `/tmp/x`" },
+    ],
+  };
+  await (await post(`${api.url}/v1/chat/completions`, extractor)).text();
+  const whole = await (await post(`${api.url}/v1/chat/completions`, dream)).json();
+  assert.equal(whole.choices[0].message.content, "");
+  assert.equal(api.pending, 1);
+  assert.deepEqual(api.requests.map((r) => r.role), ["aux", "aux"]);
+});
+
 Deno.test("chat: errors use OpenAI's error shape", async () => {
   await using api = startChatStandin({
     steps: [{ kind: "error", status: 401, error: "auth" }, {

@@ -1210,6 +1210,9 @@ cmd_approve() {
       sent+=" + Enter"
       continue
     fi
+    # A choice row gets no second key, so it gets the digit's second window to be seen going (a
+    # slow CLI redraws late). Only watching.
+    ((same && pass == 1)) && [[ "$key" == Enter ]] && continue
     break
   done
   release_claim

@@ -303,6 +303,11 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
         enterFailed = e instanceof Error ? e.message : String(e);
       }
     }
+    if (g2.key === "Enter" && stillSame(after)) {
+      // A choice row gets no second key, so it gets the digit path's second window to be seen
+      // going: a slow CLI (OpenCode under load) redraws after the first window. Only watching.
+      after = await settle();
+    }
     const done = { ...report(after), reason: null };
     if (enterFailed !== "") {
       return {

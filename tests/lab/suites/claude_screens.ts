@@ -661,7 +661,11 @@ const scenarios: LabScenario[] = [
           { kind: "text", text: "unused" },
         ],
       });
-      await press(ctx, c, "BTab", "BTab");
+      // One mode step at a time: two presses sent together lost the second under load (CI lab,
+      // load ~20: the footer stayed at "accept edits on").
+      await press(ctx, c, "BTab");
+      await c.pane.waitFor("accept edits on", { timeoutMs: 20_000, stableMs: 300 });
+      await press(ctx, c, "BTab");
       await c.pane.waitFor("plan mode on", { timeoutMs: 20_000, stableMs: 500 });
       await submit(ctx, c, "plan the build");
       ctx.step("wait for the exit-plan-mode question (the ExitPlanMode tool call)");

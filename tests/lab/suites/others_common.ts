@@ -311,6 +311,28 @@ export async function startOther(
  * Type a prompt and submit it. The pause before Enter matters: Codex treats keys that arrive in a
  * burst as a paste, where Enter becomes a newline.
  */
+/**
+ * Qwen Code that gives up on a 429 quickly: one retry (0.24.4 honours model.generationConfig;
+ * 0.15.10 ignores it and retries silently for minutes) against a stand-in answering every request
+ * with HTTP 429 insufficient_quota. Started and its set-up written as a step.
+ */
+export async function startQwenGivingUp(ctx: ScenarioContext): Promise<OtherSession> {
+  const s = await startOther(ctx, QWEN, {
+    settings: {
+      model: {
+        generationConfig: { maxRetries: 1, retryInitialDelayMs: 1000, retryMaxDelayMs: 2000 },
+      },
+    },
+    script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
+  });
+  ctx.step(
+    "$HOME/.qwen/settings.json: model.generationConfig {maxRetries 1, retryInitialDelayMs " +
+      "1000, retryMaxDelayMs 2000}; the stand-in answers every request with HTTP 429 " +
+      "insufficient_quota",
+  );
+  return s;
+}
+
 export async function submit(ctx: ScenarioContext, s: OtherSession, text: string): Promise<void> {
   ctx.step(`type ${JSON.stringify(text)}, Enter`);
   await s.pane.type(text);

@@ -29,6 +29,7 @@ import {
   QWEN,
   sleep,
   startOther,
+  startQwenGivingUp,
   submit,
 } from "./others_common.ts";
 
@@ -344,19 +345,7 @@ const moreScreens: LabScenario[] = [
     name: "retries-exhausted",
     since: AUTO_SINCE,
     async run(ctx) {
-      await using s = await startOther(ctx, QWEN, {
-        settings: {
-          model: {
-            generationConfig: { maxRetries: 1, retryInitialDelayMs: 1000, retryMaxDelayMs: 2000 },
-          },
-        },
-        script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
-      });
-      ctx.step(
-        "$HOME/.qwen/settings.json: model.generationConfig {maxRetries 1, retryInitialDelayMs " +
-          "1000, retryMaxDelayMs 2000}; the stand-in answers every request with HTTP 429 " +
-          "insufficient_quota",
-      );
+      await using s = await startQwenGivingUp(ctx);
       await submit(ctx, s, "summarise the notes");
       await ctx.screen(s.pane, "retries-exhausted", {
         timeoutMs: 180_000,

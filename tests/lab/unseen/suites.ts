@@ -32,6 +32,7 @@ import {
   QWEN,
   sleep,
   startOther,
+  startQwenGivingUp,
   submit as submitOther,
 } from "../suites/others_common.ts";
 
@@ -652,18 +653,7 @@ const qwenScenarios: LabScenario[] = [
     // 0.15.10 ignores model.generationConfig and retries a 429 silently for minutes.
     since: QWEN_AUTO_SINCE,
     async run(ctx) {
-      await using s = await startOther(ctx, QWEN, {
-        settings: {
-          model: {
-            generationConfig: { maxRetries: 1, retryInitialDelayMs: 1000, retryMaxDelayMs: 2000 },
-          },
-        },
-        script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
-      });
-      ctx.step(
-        "$HOME/.qwen/settings.json: model.generationConfig {maxRetries 1, retryInitialDelayMs 1000}; " +
-          "the stand-in answers every request with HTTP 429 insufficient_quota",
-      );
+      await using s = await startQwenGivingUp(ctx);
       await submitOther(ctx, s, "group the changelog entries");
       await ctx.screen(s.pane, "retries-exhausted", {
         timeoutMs: 180_000,

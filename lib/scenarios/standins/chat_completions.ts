@@ -168,12 +168,16 @@ function isClassifier(body: ChatBody | null): boolean {
     tools[0]?.function?.name === CLASSIFIER_TOOL;
 }
 
-/** The text of the last message, whether plain or in parts. */
-function lastText(body: ChatBody | null): string {
-  const content = body?.messages?.at(-1)?.content;
+/** A message's text, whether plain or in parts. */
+function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((p) => typeof p?.text === "string" ? p.text : "").join("");
+}
+
+/** The text of the last message. */
+function lastText(body: ChatBody | null): string {
+  return textOf(body?.messages?.at(-1)?.content);
 }
 
 /**
@@ -184,15 +188,10 @@ function isSuggestion(body: ChatBody | null): boolean {
   return lastText(body).trimStart().startsWith(SUGGESTION_PROMPT);
 }
 
-/** The text of every system message, whether plain or in parts. */
+/** The text of every system message. */
 function systemText(body: ChatBody | null): string {
-  return (body?.messages ?? []).filter((m) => m?.role === "system").map((m) =>
-    typeof m.content === "string"
-      ? m.content
-      : Array.isArray(m.content)
-      ? m.content.map((p) => typeof p?.text === "string" ? p.text : "").join("")
-      : ""
-  ).join("\n");
+  return (body?.messages ?? []).filter((m) => m?.role === "system").map((m) => textOf(m.content))
+    .join("\n");
 }
 
 /**

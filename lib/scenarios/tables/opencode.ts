@@ -219,7 +219,14 @@ export const OPENCODE: ScenarioTable = {
           // retry-after 1: its retries run out in seconds instead of minutes.
           script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
           steps: [{ submit: "summarise the notes" }],
-          until: { requests: 1, hides: ["esc interrupt", "[retrying"], stableMs: 2000 },
+          // At 80 columns the retry status wraps: "[retrying" never shows whole and "esc
+          // interrupt" gives way to the error, so only "attempt #" (on the wrapped line) marks a
+          // retry still pending; CI once captured attempt #3 as the final screen.
+          until: {
+            requests: 1,
+            hides: ["esc interrupt", "[retrying", "attempt #"],
+            stableMs: 2000,
+          },
           defining: [QUOTA],
           // Its retries ran out within 90 s on a quiet machine, not at a load average of 20 (the
           // drift run caught it still retrying).

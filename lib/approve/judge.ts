@@ -1,6 +1,6 @@
 /** Binds the detectors to one pane's CLI: capture → the verdicts the gate reads. */
 import type { Config } from "../config/load.ts";
-import { bottomModalLines, detect } from "../detect/mod.ts";
+import { bottomModalLines, detect, type PaneSummary, summarize } from "../detect/mod.ts";
 import type { ZoneSource } from "../detect/limit.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import type { PaneCapture } from "../tmux/capture.ts";
@@ -30,6 +30,16 @@ export function makeDetector(
       ...(title === undefined ? {} : { title }),
       ...(clock === undefined ? {} : { now: clock.now(), timeZone: clock.timeZone }),
     });
+}
+
+/** Like makeDetector, for a row that shows only the state, mode and printed version. */
+export function makeSummarizer(
+  cli: string,
+  config: Config,
+  title?: string,
+): (cap: PaneCapture) => PaneSummary {
+  const profile = resolveProfile(cli, config);
+  return (cap) => summarize(cap, profile, title === undefined ? {} : { title });
 }
 
 /**

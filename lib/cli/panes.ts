@@ -2,7 +2,8 @@
 import { checkCliFlag } from "../profile/resolve.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { parseDuration } from "../drive/duration.ts";
-import { makeDetector, type Verdicts } from "../approve/judge.ts";
+import { makeDetector, makeSummarizer, type Verdicts } from "../approve/judge.ts";
+import type { PaneSummary } from "../detect/mod.ts";
 import { loadConfig } from "../config/discover.ts";
 import type { Config } from "../config/types.ts";
 import { inventoryOf } from "../identify/context.ts";
@@ -47,7 +48,10 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s + " " : s + " ".repeat(n - s.length);
 }
 
-/** One pane as `panes` sees it: its row, and the detector verdicts behind it (none when gone). */
+/**
+ * One pane as `panes` sees it: its row, and (for the board) the detector verdicts behind it;
+ * none when the pane is gone or only the row was asked for.
+ */
 export interface PaneSnapshot {
   row: PaneRow;
   verdicts: Verdicts | undefined;
@@ -57,11 +61,13 @@ export interface SnapshotOptions {
   session?: string;
   cli?: string;
   /**
-   * Also capture the styled form (-e): the live board shows a prompt's command, which reads it.
-   * A row's state, mode and version never do (tests/unit/panes_plain_test.ts), so the one-shot
-   * table captures plain screens only: half the bytes for tmux to print and drover to read.
+   * For the live board: capture the styled form (-e) too and run every detector, since the board
+   * shows a prompt's command (read from the styled form) and why a pane is stuck. A row's state,
+   * mode and version need neither (tests/unit/panes_plain_test.ts), so the one-shot table
+   * captures plain screens — half the bytes for tmux to print and drover to read — and runs
+   * `summarize()`, which skips the verdicts a row does not show.
    */
-  styled?: boolean;
+  board?: boolean;
 }
 
 /**
@@ -79,18 +85,23 @@ export async function snapshotPanes(
   const panes = await listing;
   // The capture first: tmux starts on it before the (synchronous) /proc reads of identification.
   const [caps, views] = await Promise.all([
-    capturePanes(server, panes.map((p) => p.id), { styled: o.styled === true }),
+    capturePanes(server, panes.map((p) => p.id), { styled: o.board === true }),
     inventoryOf(panes, config, { session: o.session, cliFlag: o.cli, versions: true, scanned })
       // Each pane's detector too: its profile's matchers are built while tmux is still capturing.
       .then((vs) =>
-        vs.map((v) => ({ ...v, detect: makeDetector(v.identified.cli, config, v.pane.title) }))
+        vs.map((v) => ({
+          ...v,
+          detect: o.board === true
+            ? makeDetector(v.identified.cli, config, v.pane.title)
+            : makeSummarizer(v.identified.cli, config, v.pane.title),
+        }))
       ),
   ]);
   return views.map((v) => {
     const cap = caps.get(v.pane.id);
-    const verdicts = cap ? v.detect(cap) : undefined;
+    const seen: PaneSummary | Verdicts | undefined = cap ? v.detect(cap) : undefined;
     return {
-      verdicts,
+      verdicts: o.board === true ? seen as Verdicts | undefined : undefined,
       row: {
         id: v.pane.id,
         target: v.pane.target,
@@ -108,9 +119,9 @@ export async function snapshotPanes(
         cli_evidence: v.identified.evidence,
         role: v.role,
         role_reason: v.roleWhy,
-        state: verdicts ? String(verdicts.state) : "gone",
-        mode: verdicts ? String(verdicts.mode) : "unknown",
-        ...versionOf(v.version, verdicts),
+        state: seen ? String(seen.state) : "gone",
+        mode: seen ? String(seen.mode) : "unknown",
+        ...versionOf(v.version, seen),
       },
     };
   });
@@ -119,10 +130,10 @@ export async function snapshotPanes(
 /** The pane's CLI version: from its processes, else from its screen (the banner), else null. */
 function versionOf(
   fromProcs: CliVersion | null | undefined,
-  verdicts: Verdicts | undefined,
+  seen: PaneSummary | undefined,
 ): Pick<PaneRow, "cli_version" | "cli_version_source"> {
   if (fromProcs) return { cli_version: fromProcs.version, cli_version_source: fromProcs.source };
-  const screen = verdicts?.cli_version ?? null;
+  const screen = seen?.cli_version ?? null;
   return { cli_version: screen, cli_version_source: screen === null ? null : "screen" };
 }
 

@@ -66,7 +66,7 @@ export async function watch(o: WatchOptions): Promise<CommandResult> {
     const snaps = await snapshotPanes(o.server, o.config, {
       session: o.session,
       cli: o.cli,
-      styled: true,
+      board: true,
     });
     return snaps.map(boardPane);
   };

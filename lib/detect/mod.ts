@@ -15,6 +15,8 @@ export {
   detect,
   type DetectOptions,
   type PaneState,
+  type PaneSummary,
+  summarize,
   type Verdicts,
 } from "./state.ts";
 export {

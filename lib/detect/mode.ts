@@ -27,13 +27,15 @@ export function modeOf(s: Screen, p: ResolvedProfile, title: string | undefined)
     return null;
   };
   const choice = (i: number) => isOptionLine(s.lines[i], p) || isChoiceLine(s.lines[i]);
-  for (const pass of [false, true]) {
-    for (let k = s.nb.length - 1; k >= 0; k--) {
-      const i = s.nb[k];
-      if (choice(i) !== pass) continue;
-      const m = modeIn(s.lower[i]);
-      if (m !== null) return m;
-    }
+  // Bottom up: the first line stating a mode that is not a choice wins, else the lowest choice
+  // that states one. A line is tested for being a choice only when it names a mode at all.
+  let offered: Mode | null = null;
+  for (let k = s.nb.length - 1; k >= 0; k--) {
+    const i = s.nb[k];
+    const m = modeIn(s.lower[i]);
+    if (m === null) continue;
+    if (!choice(i)) return m;
+    offered ??= m;
   }
-  return modeIn((title ?? "").toLowerCase()) ?? "unknown";
+  return offered ?? modeIn((title ?? "").toLowerCase()) ?? "unknown";
 }

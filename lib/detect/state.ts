@@ -26,7 +26,7 @@ import {
 } from "./readiness.ts";
 import { screenOf } from "./screen.ts";
 import { limitOf, type ZoneSource } from "./limit.ts";
-import { stuckOf } from "./stuck.ts";
+import { cliUnavailableOf, stuckOf } from "./stuck.ts";
 import { styledLines } from "./text.ts";
 import { cliVersionOf } from "./version.ts";
 
@@ -110,6 +110,71 @@ export function detect(
   return withStepBudget(DETECT_STEP_BUDGET, () => detectAll(capture, profile, opts));
 }
 
+/** What the §5 state is derived from: one verdict per branch of its precedence. */
+interface StateInputs {
+  unavailable: boolean;
+  permission_prompt: boolean;
+  /** A live prompt, a dialog marker or a menu at the end of the screen. */
+  dialog: boolean;
+  mid_response: boolean;
+  readiness: Readiness;
+  input_line: boolean;
+}
+
+/** The §5 precedence; past the permission-prompt branch, a live prompt is a dialog. */
+function stateOf(x: StateInputs): PaneState {
+  if (x.unavailable) return "unavailable";
+  if (x.permission_prompt) return "prompt";
+  if (x.dialog) return "dialog";
+  if (x.mid_response) return "busy";
+  if (x.readiness === "bare_shell") return "shell";
+  if (x.readiness === "ready" || x.input_line) return "idle";
+  return "unknown";
+}
+
+/** A pane's state, mode and printed version: what a `panes` row shows. */
+export interface PaneSummary {
+  state: PaneState;
+  mode: Mode;
+  cli_version: string | null;
+}
+
+/**
+ * `detect()`'s state, mode and cli_version without the verdicts a row does not show: the command
+ * and file path are read only under a live prompt (where they can make it a permission prompt),
+ * the option lines, input text and the other stuck shapes not at all. tests/unit/summary_test.ts
+ * holds it equal to detect() on every recorded screen.
+ */
+export function summarize(
+  capture: Capture,
+  profile: ResolvedProfile,
+  opts: DetectOptions = {},
+): PaneSummary {
+  return withStepBudget(DETECT_STEP_BUDGET, () => {
+    const p = profile;
+    const s = screenOf(capture.plain ?? "");
+    const box = inputBoxOf(s, p);
+    const live = livePrompt(s, p, box);
+    let permission_prompt = false;
+    if (live.live) {
+      const region = regionOf(s, live);
+      const styled = capture.styled ? styledLines(capture.styled) : null;
+      const subject = subjectOf(s, p, live, region, styled);
+      permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
+    }
+    const dialogIdx = dialogMarkerLine(s, p, box);
+    const state = stateOf({
+      unavailable: cliUnavailableOf(s, p, box) !== null || limitOf(s, p, box, {}).limit !== null,
+      permission_prompt,
+      dialog: live.live || dialogIdx !== undefined || menuAtEndOf(s, box),
+      mid_response: midResponseOf(s, p, box),
+      readiness: readinessOf(s, p, dialogIdx),
+      input_line: box !== null,
+    });
+    return { state, mode: modeOf(s, p, opts.title), cli_version: cliVersionOf(s, p) };
+  });
+}
+
 function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptions): Verdicts {
   const p = profile;
   const s = screenOf(capture.plain ?? "");
@@ -126,16 +191,14 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
   const stuck = stuckOf(s, p, box);
   const menu = !live.live && menuAtEndOf(s, box);
   const limit = limitOf(s, p, box, opts);
-
-  // The §5 precedence; past the permission-prompt branch, a live prompt is a dialog.
-  let state: PaneState;
-  if (stuck.cli_unavailable !== null || limit.limit !== null) state = "unavailable";
-  else if (permission_prompt) state = "prompt";
-  else if (live.live || dialogIdx !== undefined || menu) state = "dialog";
-  else if (mid_response) state = "busy";
-  else if (readiness === "bare_shell") state = "shell";
-  else if (readiness === "ready" || box !== null) state = "idle";
-  else state = "unknown";
+  const state = stateOf({
+    unavailable: stuck.cli_unavailable !== null || limit.limit !== null,
+    permission_prompt,
+    dialog: live.live || dialogIdx !== undefined || menu,
+    mid_response,
+    readiness,
+    input_line: box !== null,
+  });
 
   return {
     cli: p.cli,

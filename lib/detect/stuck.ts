@@ -22,19 +22,28 @@ export function stuckOf(s: Screen, p: ResolvedProfile, box: InputBox | null): St
   const bottom = bottomOf(s);
   const streamIdx = lastIndex(s.nb, (i) => hasAny(s.lower[i], mk.stream_error_markers));
   const pctRe = p.matchers.patterns.context_used_pattern;
-  // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
-  // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
-  const unavailIdx = lastIndex(
-    bottomOutsideBox(s, box),
-    (i) => hasAny(s.lower[i], mk.cli_unavailable_markers) && !isBusyLine(s, p, i),
-  );
   return {
     stream_error: streamIdx === undefined ? null : contentOf(s.lines[streamIdx]),
     context_bloat_k: numberOf(s, p.matchers.patterns.context_bloat_pattern, s.nb),
     context_used_pct: pctRe === null ? null : numberOf(s, pctRe, bottom),
     paste_buffer: pasteBufferOf(s, p, box ? box.lines : bottom),
-    cli_unavailable: unavailIdx === undefined ? null : contentOf(s.lines[unavailIdx]),
+    cli_unavailable: cliUnavailableOf(s, p, box),
   };
+}
+
+/** The lowest bottom line (outside the input line) where the CLI says it is unavailable, else null. */
+export function cliUnavailableOf(
+  s: Screen,
+  p: ResolvedProfile,
+  box: InputBox | null,
+): string | null {
+  // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
+  // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
+  const i = lastIndex(
+    bottomOutsideBox(s, box),
+    (i) => hasAny(s.lower[i], p.matchers.markers.cli_unavailable_markers) && !isBusyLine(s, p, i),
+  );
+  return i === undefined ? null : contentOf(s.lines[i]);
 }
 
 /** The lowest paste-buffer placeholder on the given lines (the input line, else the bottom). */

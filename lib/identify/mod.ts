@@ -164,29 +164,34 @@ export function identifyPane(input: IdentifyInput): Identified {
       evidence: `@drover-cli=${pane.droverCli.trim()}`,
     };
   }
-  const candidates: { names: string[]; paths: string[]; evidence: string }[] = [];
+  // Evidence is written only for the candidate that matched (an argv may be a long script).
+  const candidates: { names: string[]; paths: string[]; evidence: () => string }[] = [];
   if (pane.currentCommand) {
     candidates.push({
       names: [basename(pane.currentCommand)],
       paths: [],
-      evidence: `pane command ${pane.currentCommand}`,
+      evidence: () => `pane command ${pane.currentCommand}`,
     });
   }
   if (input.procs) {
     for (const p of subtree(input.procs, pane.pid)) {
       const { names, paths } = processNames(p);
-      candidates.push({ names, paths, evidence: clip(`process ${p.pid}: ${p.argv.join(" ")}`) });
+      candidates.push({
+        names,
+        paths,
+        evidence: () => clip(`process ${p.pid}: ${p.argv.join(" ")}`),
+      });
     }
   }
   // Configured commands first across the whole tree, then known names: a user's own wrapper named
   // like a known CLI should win.
   for (const c of candidates) {
     const hit = matchConfigured(c.names, config);
-    if (hit) return { cli: hit, source: "process", evidence: c.evidence };
+    if (hit) return { cli: hit, source: "process", evidence: c.evidence() };
   }
   for (const c of candidates) {
     const hit = matchKnown(c.names, c.paths);
-    if (hit) return { cli: hit, source: "process", evidence: c.evidence };
+    if (hit) return { cli: hit, source: "process", evidence: c.evidence() };
   }
   if (input.cliFlag) return { cli: input.cliFlag, source: "flag", evidence: "--cli" };
   if (config.defaultCli) {

@@ -45,14 +45,23 @@ function captureArgs(pane: string, styled: boolean, history: number | undefined)
 }
 
 /**
- * Panes per tmux invocation. tmux refuses a command line longer than its message limit ("command
- * too long", about 16 KiB); a chained capture costs ~150 bytes per pane (plain + styled), so a
- * session of a hundred panes needs more than one call.
+ * Commands per tmux invocation. tmux refuses a command line longer than its message limit
+ * ("command too long", about 16 KiB); one job — a capture or a synchronize-panes read, each behind
+ * its separator — costs ~75 bytes, so a session of a hundred panes needs more than one call.
  */
-export const MAX_PANES_PER_CALL = 32;
+export const MAX_JOBS_PER_CALL = 96;
 
 /**
- * Capture many panes at once (one tmux call per {@link MAX_PANES_PER_CALL} panes, side by side). Panes that
+ * Panes one call captures: 96 plain screens (the `panes` table), 48 with their styled form, 32
+ * with the synchronize-panes read too (drive's tick).
+ */
+export function panesPerCall(opts: CaptureOptions): number {
+  const jobs = 1 + (opts.styled ? 1 : 0) + (opts.sync ? 1 : 0);
+  return Math.floor(MAX_JOBS_PER_CALL / jobs);
+}
+
+/**
+ * Capture many panes at once (one tmux call per {@link panesPerCall} panes, side by side). Panes that
  * vanished are left out of the result (the caller decides whether that matters); a dead server
  * raises TMUX_UNAVAILABLE.
  */
@@ -64,7 +73,8 @@ export async function capturePanes(
   const ids = [...new Set(paneIds)];
   // Chunks of even size, all in flight at once: tmux answers them one after the other, but the
   // clients' start-up and the reading of their output overlap.
-  const size = Math.ceil(ids.length / Math.max(1, Math.ceil(ids.length / MAX_PANES_PER_CALL)));
+  const max = panesPerCall(opts);
+  const size = Math.ceil(ids.length / Math.max(1, Math.ceil(ids.length / max)));
   const chunks: string[][] = [];
   for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));
   const parts = await Promise.all(chunks.map((c) => captureChunk(server, c, opts)));

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { newPane, startTestServer } from "../helpers/tmux_server.ts";
-import { capturePanes, MAX_PANES_PER_CALL } from "../../lib/tmux/capture.ts";
+import { capturePanes, panesPerCall } from "../../lib/tmux/capture.ts";
 
 Deno.test("capturePanes: 130 panes, plain and styled, in chunks under tmux's command limit", async () => {
   await using srv = await startTestServer({ width: 80, height: 24 });
   const n = 130;
-  assert.ok(n > 3 * MAX_PANES_PER_CALL);
+  assert.ok(n > 2 * panesPerCall({ styled: true }));
 
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -24,4 +24,10 @@ Deno.test("capturePanes: 130 panes, plain and styled, in chunks under tmux's com
     assert.match(c.plain, new RegExp(`^pane-${i}$`, "m"), id);
     assert.ok(c.styled !== undefined && c.styled.includes(`pane-${i}`), id);
   });
+  // The densest calls: plain screens only (the panes table), and all three jobs (drive's tick).
+  for (const opts of [{}, { styled: true, sync: true }]) {
+    const more = await capturePanes({ socketName: srv.name }, ids, opts);
+    assert.equal(more.size, n, JSON.stringify(opts));
+    ids.forEach((id, i) => assert.match(more.get(id)!.plain, new RegExp(`^pane-${i}$`, "m"), id));
+  }
 });

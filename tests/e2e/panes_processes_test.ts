@@ -1,6 +1,6 @@
 /**
  * `drover panes` spawns a bounded number of processes whatever the number of panes: one tmux call
- * lists them, one per MAX_PANES_PER_CALL panes captures them, and nothing else runs — no `ps`, no
+ * lists them, one per panesPerCall({}) panes captures them, and nothing else runs — no `ps`, no
  * per-pane tmux or helper process (identification reads /proc). Every process is counted with
  * `strace -f -e trace=execve`, not only tmux (the shim in panes_test.ts counts tmux alone).
  */
@@ -9,7 +9,7 @@ import { droverCommand } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer } from "../helpers/tmux_server.ts";
 import { testWithTools } from "../helpers/tools.ts";
-import { MAX_PANES_PER_CALL } from "../../lib/tmux/capture.ts";
+import { panesPerCall } from "../../lib/tmux/capture.ts";
 
 const SCREEN = "claude-code/2.1.197/bash-prompt@80x24";
 
@@ -18,7 +18,8 @@ testWithTools(
   ["strace"],
   async ({ strace }) => {
     await using srv = await startTestServer({ width: 80, height: 24 });
-    const n = MAX_PANES_PER_CALL + 2;
+    // The one-shot table captures plain screens only.
+    const n = panesPerCall({}) + 2;
     const panes: ReplayPane[] = [];
     const dir = await Deno.makeTempDir({ prefix: "drover-panes-procs-" });
     try {

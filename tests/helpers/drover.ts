@@ -2,10 +2,13 @@
  * Run the drover CLI the way a user would: the compiled binary when DROVER_BIN is set, otherwise
  * `deno run main.ts` with the same V8 flags the binary bakes in.
  */
+import { V8_FLAGS } from "../../tools/compile.ts";
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const MAIN = ROOT + "main.ts";
 export const REPO_ROOT = ROOT;
-export const V8_FLAGS = "--v8-flags=--enable-experimental-regexp-engine-on-excessive-backtracks";
+/** The V8 flags drover runs with (one definition: tools/compile.ts). */
+export { V8_FLAGS };
 
 /**
  * Deno's own cache, pinned for every process the tests start: several tests give drover a fresh

@@ -1,7 +1,8 @@
 /**
  * One judgement for sweep.sh and drive. Every screen under tests/fixtures (all CLIs, all versions,
- * and every hand-made one) and hand-made dangerous prompts in each CLI's real prompt chrome (each
- * recorded version whose chrome differs) are shown in replay doubles on private tmux servers; then
+ * the held-out recordings, every hand-made one) and hand-made dangerous prompts in each CLI's real
+ * prompt chrome (each recorded version whose chrome differs) are shown in replay doubles on private
+ * tmux servers; then
  *   - `drover drive --once --approve allowlist` judges and acts on all of them (the real loop), and
  *     `sweep.sh classify` judges each pane's capture: both must take the same action;
  *   - `sweep.sh approve-eval` (approve's own bash gate) and drover's gate judge each capture: both
@@ -52,25 +53,30 @@ interface Case {
 async function recordedCases(): Promise<{ cases: Case[]; counts: Record<string, number> }> {
   const cases: Case[] = [];
   const counts: Record<string, number> = {};
-  for await (const folder of Deno.readDir(FIXTURES)) {
-    if (folder.name === "hand-made") continue; // not recordings: see lookalikeCases
-    // Held-out recordings, one level deeper (tests/unit/unseen_screens_test.ts scores them).
-    if (folder.name === "unseen") continue;
-    const cli = FOLDER_CLI[folder.name];
-    assert.ok(cli, `tests/fixtures/${folder.name}: no CLI mapped for it in this test`);
-    for await (const v of Deno.readDir(`${FIXTURES}/${folder.name}`)) {
-      if (!v.isDirectory) continue;
-      const dir = `${FIXTURES}/${folder.name}/${v.name}`;
-      const m = JSON.parse(await Deno.readTextFile(`${dir}/manifest.json`));
-      for (const s of m.screens as { file: string; styled: string; size: string }[]) {
-        const [cols, rows] = s.size.split("x").map(Number);
-        cases.push({
-          name: `${folder.name}/${v.name}/${s.file.replace(/\.txt$/, "")}`,
-          cli,
-          size: s.size,
-          screen: { text: await Deno.readTextFile(`${dir}/${s.styled}`), cols, rows },
-        });
-        counts[`${folder.name} ${v.name}`] = (counts[`${folder.name} ${v.name}`] ?? 0) + 1;
+  // The held-out recordings (tests/unit/unseen_screens_test.ts scores them) sit one level deeper.
+  const roots = [{ dir: FIXTURES, tag: "" }, { dir: `${FIXTURES}/unseen`, tag: "unseen/" }];
+  for (const root of roots) {
+    for await (const folder of Deno.readDir(root.dir)) {
+      if (!folder.isDirectory) continue;
+      if (folder.name === "hand-made") continue; // not recordings: see lookalikeCases
+      if (folder.name === "unseen") continue; // its own root
+      const cli = FOLDER_CLI[folder.name];
+      assert.ok(cli, `${root.dir}/${folder.name}: no CLI mapped for it in this test`);
+      for await (const v of Deno.readDir(`${root.dir}/${folder.name}`)) {
+        if (!v.isDirectory) continue;
+        const dir = `${root.dir}/${folder.name}/${v.name}`;
+        const m = JSON.parse(await Deno.readTextFile(`${dir}/manifest.json`));
+        for (const s of m.screens as { file: string; styled: string; size: string }[]) {
+          const [cols, rows] = s.size.split("x").map(Number);
+          cases.push({
+            name: `${root.tag}${folder.name}/${v.name}/${s.file.replace(/\.txt$/, "")}`,
+            cli,
+            size: s.size,
+            screen: { text: await Deno.readTextFile(`${dir}/${s.styled}`), cols, rows },
+          });
+          const key = `${root.tag}${folder.name} ${v.name}`;
+          counts[key] = (counts[key] ?? 0) + 1;
+        }
       }
     }
   }
@@ -398,7 +404,11 @@ async function showAll(
   cases: Case[],
 ): Promise<{ orch: ReplayPane; shown: Shown[] }> {
   const [cols, rows] = size.split("x").map(Number);
-  const ready = await Deno.readTextFile(`${FIXTURES}/claude-code/2.1.197/ready@${size}.ansi.txt`);
+  // The held-out sizes have no ready screen of their own; their idle one (a custom status line).
+  const ready = await Deno.readTextFile(`${FIXTURES}/claude-code/2.1.197/ready@${size}.ansi.txt`)
+    .catch(() =>
+      Deno.readTextFile(`${FIXTURES}/unseen/claude-code/2.1.197/statusline-idle@${size}.ansi.txt`)
+    );
   const orch = await startReplay(srv, { text: ready, cols, rows }, { session: "p" });
   await srv.tmux("set-option", "-p", "-t", orch.paneId, "@drover-cli", "claude");
   const shown: Shown[] = [];

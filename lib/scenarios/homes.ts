@@ -15,6 +15,8 @@ export interface SeedInput {
   project: string;
   /** Stand-in base URL (no trailing slash, no /v1). */
   api: string;
+  /** A session's own settings, merged over the recipe's (top-level keys; see `Session.settings`). */
+  settings?: Record<string, unknown>;
 }
 
 export type HomeRecipe = (s: SeedInput) => Promise<Record<string, string>>;
@@ -148,12 +150,15 @@ export async function seedGemini(
  * table's file prompt never shows; the bundled ripgrep may lack its exec bit (an install without
  * scripts), which 0.24.4 reports in a box above the transcript.
  */
-export async function seedQwen({ home, api }: SeedInput): Promise<Record<string, string>> {
+export async function seedQwen(
+  { home, api, settings }: SeedInput,
+): Promise<Record<string, string>> {
   await writeJson(`${home}/.qwen/settings.json`, {
     general: { enableAutoUpdate: false },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
     tools: { approvalMode: "default", useRipgrep: false },
+    ...settings,
   });
   return {
     ...OFFLINE_ENV,

@@ -109,6 +109,13 @@ export interface Session {
   args?: string[];
   /** Files created in the project folder before start (relative path → content). */
   files?: Record<string, string>;
+  /** Settings merged into the CLI's own settings file (e.g. a retry count; Qwen Code's recipe). */
+  settings?: Record<string, unknown>;
+  /**
+   * The session exists only from this CLI version on: an older version reports each of its
+   * scenarios as skipped, saying `why`. A version that cannot be read runs it.
+   */
+  since?: { version: string; why: string };
   scenarios: Scenario[];
 }
 

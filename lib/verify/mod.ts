@@ -138,7 +138,7 @@ export async function verify(req: VerifyRequest): Promise<CliReport[]> {
       } else {
         try {
           scenarios = await runTable(
-            { table, exec: found.path, profile, config: req.config, path },
+            { table, exec: found.path, profile, config: req.config, path, version: base.version },
             {
               keepGoing: req.keepGoing,
               signal: req.signal,

@@ -17,6 +17,7 @@ import type { ResolvedProfile } from "../profile/resolve.ts";
 import { endProcesses, processTree } from "../proc/tree.ts";
 import { HOMES, paneEnv } from "../scenarios/homes.ts";
 import { fillScript, type Standin, startStandin } from "../scenarios/standin.ts";
+import { reached } from "../scenarios/versions.ts";
 import {
   type Action,
   type Expect,
@@ -87,6 +88,8 @@ export interface RunTarget {
   config: Config;
   /** PATH handed to the CLI (node-based CLIs need node on it). */
   path: string;
+  /** The CLI's version (`--version`), for sessions that exist only from some version on. */
+  version?: string | null;
 }
 
 export interface RunOptions {
@@ -271,10 +274,20 @@ export async function runTable(target: RunTarget, opts: RunOptions): Promise<Sce
       emit(blank({ scenario: name, session: "-", status: "skipped", reason: why }));
     }
   }
+  const queue: Session[] = [];
+  for (const s of table.sessions) {
+    if (opts.sessions && !opts.sessions.includes(s.name)) continue;
+    if (s.since && !reached(target.version, s.since.version)) {
+      const why = `${s.since.why} (needs ${table.cli} ${s.since.version} or later)`;
+      for (const sc of s.scenarios) {
+        emit(blank({ scenario: sc.name, session: s.name, status: "skipped", reason: why }));
+      }
+    } else queue.push(s);
+  }
+  if (queue.length === 0) return orderResults(results);
   const server = opts.server ?? await startPrivateServer(privateServerName("drover-verify"));
   const live: Live = { server, target, opts, stop: { now: false } };
   try {
-    const queue = table.sessions.filter((s) => !opts.sessions || opts.sessions.includes(s.name));
     const worker = async () => {
       while (queue.length > 0) {
         const s = queue.shift()!;
@@ -455,6 +468,7 @@ async function startCli(
       home: dirs.home,
       project: dirs.project,
       api: standin.url,
+      ...(session.settings ? { settings: session.settings } : {}),
     });
     const env = paneEnv({ home: dirs.home }, path, { ...seeded, ...session.env });
     const name = attempt ? `${tmuxSession}-r${attempt}` : tmuxSession;

@@ -27,6 +27,10 @@ Deno.test("every table covers the standard scenario set, each once, or says why 
       if (skipped) assert.ok(t.skipped[s].length > 10, `${name}: ${s} needs a real reason`);
     }
     for (const sess of t.sessions) {
+      if (sess.since) {
+        assert.match(sess.since.version, /^[0-9]+(\.[0-9]+)+$/, `${name}/${sess.name}: since`);
+        assert.ok(sess.since.why.length > 10, `${name}/${sess.name}: since needs a real reason`);
+      }
       for (const sc of sess.scenarios) {
         assert.ok(sc.expect.state || sc.expect.approve, `${name}/${sc.name}: expects nothing`);
         assert.ok(Object.keys(sc.until).length > 0, `${name}/${sc.name}: waits for nothing`);

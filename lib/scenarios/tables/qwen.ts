@@ -39,12 +39,7 @@ export const QWEN: ScenarioTable = {
   // Keys typed while it still says "Initializing..." land raw in the input line.
   ready: { hides: ["Initializing"], stableMs: 1500 },
   readyTimeoutMs: 90_000,
-  skipped: {
-    "out-of-credit":
-      "Qwen Code retries HTTP 429 insufficient_quota as a transient error for minutes (0.15.10 " +
-      "quietly, 0.24.4 with a line per attempt, 10 attempts about a minute apart); no " +
-      "out-of-quota screen shows within verify's time",
-  },
+  skipped: {},
   sessions: [
     {
       name: "main",
@@ -184,6 +179,39 @@ export const QWEN: ScenarioTable = {
         defining: ["[API Error: 401"],
         timeoutMs: 60_000,
         expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
+      }],
+    },
+    {
+      name: "quota",
+      // Left to itself it retries a 429 for about ten minutes (a line per attempt); one retry,
+      // a second apart, brings the screen it ends on within verify's time.
+      settings: {
+        model: {
+          generationConfig: { maxRetries: 1, retryInitialDelayMs: 1000, retryMaxDelayMs: 2000 },
+        },
+      },
+      since: {
+        version: "0.24.4",
+        why:
+          "this Qwen Code retries HTTP 429 insufficient_quota quietly for minutes and takes no " +
+          "retry count (model.generationConfig), so no out-of-quota screen shows within verify's time",
+      },
+      scenarios: [{
+        name: "out-of-credit",
+        fixture: "retries-exhausted",
+        script: [{ kind: "error", status: 429, error: "quota", times: 1000 }],
+        steps: [{ submit: "summarise the notes" }],
+        until: {
+          shows: ["Possible quota limitations in place"],
+          hides: ["esc to cancel"],
+          stableMs: 2000,
+        },
+        defining: ["[API Error: 429"],
+        timeoutMs: 120_000,
+        expect: {
+          state: "unavailable",
+          verdicts: { mid_response: false, cli_unavailable: "*", permission_prompt: false },
+        },
       }],
     },
   ],

@@ -19,6 +19,9 @@
  * version differs from the pin. `resolveCliAt(id, prefix)` resolves a CLI installed elsewhere (a
  * scratch `npm install --prefix DIR`), at whatever version is there.
  */
+import { compareVersions } from "../../../lib/scenarios/versions.ts";
+
+export { compareVersions };
 
 export type CliId = "claude-code" | "codex" | "gemini" | "qwen" | "opencode";
 
@@ -92,19 +95,6 @@ async function pins(id: CliId): Promise<Map<string, string>> {
     if (m && name.endsWith(`-${m}`)) out.set(m, name);
   }
   return out;
-}
-
-/** Numeric-aware version order ("2.1.197" < "2.1.332" < "2.10.0"). */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/);
-  const pb = b.split(/[.-]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? "";
-    const y = pb[i] ?? "";
-    const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** Every version of a CLI pinned in tests/lab/clis/package.json, oldest first. */

@@ -75,6 +75,7 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
   return table.sessions.map((session): LabScenario => ({
     name: `table-${session.name}`,
     timeoutMs: opts.timeoutMs ?? 300_000,
+    ...(session.since ? { since: session.since.version } : {}),
     async run(ctx) {
       // A suite pinned at several versions runs the table against each (ctx.version).
       const resolved = await resolveCli(table.lab, ctx.version || undefined);
@@ -87,6 +88,7 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
           (session.env
             ? `; ${Object.entries(session.env).map(([k, v]) => `${k}=${v}`).join(" ")}`
             : "") +
+          (session.settings ? `; its settings file gets ${JSON.stringify(session.settings)}` : "") +
           ")",
       );
       // The same fixed-length root the lab's own launches use (<tmp>/drover-<2 letters>-<hex>): the
@@ -98,6 +100,7 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
         profile: resolveProfile(table.cli, config),
         config,
         path: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        version: ctx.version || resolved.version,
       }, {
         keepGoing: true,
         signal: ctx.signal,

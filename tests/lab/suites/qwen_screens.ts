@@ -29,7 +29,6 @@ import {
   QWEN,
   sleep,
   startOther,
-  startQwenGivingUp,
   submit,
 } from "./others_common.ts";
 
@@ -336,26 +335,6 @@ const moreScreens: LabScenario[] = [
         defining: ["Do you trust this folder?", "1. Trust folder"],
         expect: { permission_prompt: false },
         notes: "first-run folder-trust question",
-      });
-    },
-  },
-  {
-    // 0.15.10 ignores model.generationConfig and retries a 429 silently for minutes; 0.24.4 gives
-    // up after maxRetries and says so.
-    name: "retries-exhausted",
-    since: AUTO_SINCE,
-    async run(ctx) {
-      await using s = await startQwenGivingUp(ctx);
-      await submit(ctx, s, "summarise the notes");
-      await ctx.screen(s.pane, "retries-exhausted", {
-        timeoutMs: 180_000,
-        state: "unavailable",
-        defining: ["[API Error: 429", "Possible quota limitations in place"],
-        until: (p) =>
-          p.includes("Possible quota limitations in place") && !p.includes("esc to cancel"),
-        stableMs: 2000,
-        expect: { mid_response: false, cli_unavailable: "*", permission_prompt: false },
-        notes: "the retries given up on an exhausted quota: the CLI cannot serve",
       });
     },
   },

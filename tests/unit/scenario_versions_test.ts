@@ -44,7 +44,7 @@ Deno.test("verify: a session the installed version predates is skipped with its 
       assert.ok(r.reason?.startsWith(quota.since.why), r.reason ?? "");
       assert.match(r.reason ?? "", /needs qwen 0\.24\.4 or later/);
     }
-    assert.deepEqual([...Deno.readDirSync(tmpRoot)], [], "a session root was made");
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(tmpRoot)), [], "a session root was made");
   } finally {
     await Deno.remove(tmpRoot, { recursive: true });
   }

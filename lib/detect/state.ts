@@ -142,8 +142,8 @@ export interface PaneSummary {
 /**
  * `detect()`'s state, mode and cli_version without the verdicts a row does not show: the command
  * and file path are read only under a live prompt (where they can make it a permission prompt),
- * the option lines, input text and the other stuck shapes not at all. tests/unit/summary_test.ts
- * holds it equal to detect() on every recorded screen.
+ * the option lines, input text and the other stuck shapes not at all. tests/unit/panes_plain_test.ts
+ * holds it equal to detect() on every screen under tests/fixtures.
  */
 export function summarize(
   capture: Capture,

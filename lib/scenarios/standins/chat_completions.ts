@@ -222,12 +222,9 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
     route(req, url, body) {
       if (req.method === "GET" && url.pathname.endsWith("/models")) return "aux";
       if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return null;
-      const tools = (body as ChatBody | null)?.tools;
       const b = body as ChatBody | null;
-      if (isClassifier(b) || isSuggestion(b) || isMemoryAgent(b)) {
-        return "aux";
-      }
-      return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
+      if (isClassifier(b) || isSuggestion(b) || isMemoryAgent(b)) return "aux";
+      return Array.isArray(b?.tools) && b.tools.length > 0 ? "main" : "aux";
     },
     aux(body, url) {
       if (url.pathname.endsWith("/models")) {

@@ -27,6 +27,8 @@ Deno.test("every table covers the standard scenario set, each once, or says why 
       if (skipped) assert.ok(t.skipped[s].length > 10, `${name}: ${s} needs a real reason`);
     }
     for (const sess of t.sessions) {
+      // Only Qwen Code's home recipe merges a session's settings; elsewhere they would be lost.
+      assert.ok(!sess.settings || t.home === "qwen", `${name}/${sess.name}: settings not applied`);
       if (sess.since) {
         assert.match(sess.since.version, /^[0-9]+(\.[0-9]+)+$/, `${name}/${sess.name}: since`);
         assert.ok(sess.since.why.length > 10, `${name}/${sess.name}: since needs a real reason`);

@@ -151,6 +151,14 @@ class StepFailed extends Error {
 
 const POLL_MS = 250;
 
+/**
+ * How long each of the gate's watching windows lasts after verify's `drover approve` step. verify
+ * runs a CLI's sessions side by side on a shared machine: OpenCode under load once redrew its
+ * answered choice row only after both default 3 s windows (unconfirmed, in CI). verify judges which
+ * key the gate sends, not how fast the CLI redraws.
+ */
+const APPROVE_SETTLE_MS = 6_000;
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Aborted("interrupted"));
@@ -664,6 +672,7 @@ async function runStep(
       dryRun: false,
       claimDir: `${opts.tmpRoot}/claims`,
       socketPath: await socketPath(server),
+      settleMs: APPROVE_SETTLE_MS,
     });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Typing a nudge into an idle orchestrator: literal text, settle, Enter, then verify it left the
- * input box. A CLI that swallowed the Enter (still drawing, a paste guard) gets up to two
+ * input box (over a few captures: a loaded machine draws a submit late). A CLI that swallowed the Enter (still drawing, a paste guard) gets up to two
  * recoveries — clear the line with C-u, retype, settle, Enter — and is then reported wedged.
  * The resume after a usage limit (lib/drive/limit.ts) goes through the same path, with its own
  * test of the fresh capture taken before the first key.
@@ -10,6 +10,12 @@ import { type DriveVerdicts, idleForNudge, stillInBox } from "./decide.ts";
 export const NUDGE_RECOVERIES = 2;
 /** Captures (one settle apart) waiting for typed text to show before Enter. */
 const SHOW_CHECKS = 3;
+/**
+ * Captures (one verify period apart) waiting for the text to leave the box after Enter. A loaded
+ * machine may draw a submit late, and a recovery typed over a submit that was merely slow is a
+ * second message: only text still there after all of them counts as swallowed.
+ */
+const VERIFY_CHECKS = 3;
 
 export interface NudgePort {
   /** A fresh capture of the pane, judged. */
@@ -61,7 +67,9 @@ export async function sendNudge(
   if (!ready.test(before)) return { outcome: "skipped", why: ready.why(before) };
   const keys: string[] = [];
   let box: string | null = null;
+  let recoveries = 0;
   for (let attempt = 0; attempt <= NUDGE_RECOVERIES; attempt++) {
+    recoveries = attempt;
     if (attempt > 0) {
       await port.keys(["C-u"]);
       keys.push("C-u");
@@ -77,12 +85,16 @@ export async function sendNudge(
     }
     await port.keys(["Enter"]);
     keys.push("Enter");
-    await port.sleep(timing.verifyMs);
-    const after = await port.look();
-    box = after.input_box;
-    if (!stillInBox(after.input_box, text)) {
-      return { outcome: "delivered", recoveries: attempt, keys };
+    let after: DriveVerdicts | undefined;
+    for (let i = 0; i < VERIFY_CHECKS; i++) {
+      await port.sleep(timing.verifyMs);
+      after = await port.look();
+      box = after.input_box;
+      if (!stillInBox(box, text)) return { outcome: "delivered", recoveries: attempt, keys };
     }
+    // A CLI now working or asking, with the text still drawn in its box, did something with the
+    // keys that a C-u and a retype cannot undo: no more keys, a person looks.
+    if (after?.mid_response || after?.live_prompt) break;
   }
-  return { outcome: "wedged", recoveries: NUDGE_RECOVERIES, keys, box };
+  return { outcome: "wedged", recoveries, keys, box };
 }

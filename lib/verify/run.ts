@@ -101,7 +101,7 @@ export interface RunOptions {
   /** Where throwaway roots are made (removed afterwards). */
   tmpRoot: string;
   onResult?: (r: ScenarioResult) => void;
-  /** Grace for the CLI's own wording once a screen is reached (default 3 s). */
+  /** Grace for the CLI's own wording once a screen is reached (default {@link WORDING_GRACE_MS}). */
   wordingGraceMs?: number;
   /** Pane size (default VERIFY_SIZE). The lab runs the tables at more than one. */
   size?: Size;
@@ -158,6 +158,15 @@ const POLL_MS = 250;
  * key the gate sends, not how fast the CLI redraws.
  */
 const APPROVE_SETTLE_MS = 6_000;
+
+/**
+ * How long a reached screen may take to show the CLI's own wording (`defining`) before it is judged.
+ * `until` can be met a moment early on a loaded machine: Qwen Code 0.15.10 once showed its shell
+ * call, its busy line gone and the screen still for 1.2 s, with the permission prompt not yet drawn
+ * 3 s later (in CI). A release that reworded the screen costs this much per scenario, then shows as
+ * drift.
+ */
+export const WORDING_GRACE_MS = 8_000;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -717,7 +726,7 @@ async function runScenario(
     };
   }
   const missing = s.defining?.length
-    ? await waitWording(live, paneId, s.defining, opts.wordingGraceMs ?? 3000)
+    ? await waitWording(live, paneId, s.defining, opts.wordingGraceMs ?? WORDING_GRACE_MS)
     : [];
   const screen = await screenOf(live, paneId);
   const v = detect({ plain: screen.plain, styled: screen.styled }, target.profile, {

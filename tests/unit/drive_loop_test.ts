@@ -304,6 +304,52 @@ Deno.test("nudge: typed literally, settle, Enter; two recoveries then wedged", a
   assert.equal(nudgeText("a".repeat(700)).length, 604);
 });
 
+Deno.test("nudge: a submit drawn late is no swallowed Enter; a CLI gone busy gets no recovery", async () => {
+  const keysSent: string[] = [];
+  // the box shows the text until the third capture after Enter (a loaded machine), then empties
+  let afterEnter = -1;
+  const slow = {
+    look: () => {
+      if (afterEnter < 0) return Promise.resolve(keysSent.length ? v({ input_box: "go" }) : IDLE);
+      afterEnter++;
+      return Promise.resolve(v({ input_box: afterEnter < 3 ? "go" : "" }));
+    },
+    typeLiteral: (t: string) => Promise.resolve(void keysSent.push(`literal:${t}`)),
+    keys: (k: string[]) => {
+      if (k.includes("Enter")) afterEnter = 0;
+      return Promise.resolve(void keysSent.push(...k));
+    },
+    sleep: () => Promise.resolve(),
+  };
+  const late = await sendNudge(slow, "go", { settleMs: 1, verifyMs: 1 });
+  assert.deepEqual(late, { outcome: "delivered", recoveries: 0, keys: ["literal:go", "Enter"] });
+  assert.deepEqual(keysSent, ["literal:go", "Enter"]);
+
+  // the text stays drawn in the box but the CLI is working: no C-u, no retype
+  keysSent.length = 0;
+  let entered = false;
+  const busy = await sendNudge(
+    {
+      ...slow,
+      look: () =>
+        Promise.resolve(
+          !keysSent.length
+            ? IDLE
+            : v({ input_box: "go", ...(entered ? { state: "busy", mid_response: true } : {}) }),
+        ),
+      keys: (k: string[]) => {
+        if (k.includes("Enter")) entered = true;
+        return Promise.resolve(void keysSent.push(...k));
+      },
+    },
+    "go",
+    { settleMs: 1, verifyMs: 1 },
+  );
+  assert.equal(busy.outcome, "wedged");
+  assert.equal(busy.outcome === "wedged" && busy.recoveries, 0);
+  assert.deepEqual(keysSent, ["literal:go", "Enter"]);
+});
+
 Deno.test("options: flags override [drive]; defaults; validation", () => {
   const env = (k: string) => ({ HOME: "/home/u" } as Record<string, string>)[k];
   const o = resolveDriveOptions({ session: "s" }, {

@@ -21,6 +21,9 @@ import { runTable } from "../../../lib/verify/run.ts";
 import { resolveCli } from "./clis.ts";
 import type { LabScenario } from "./scenario.ts";
 
+/** Up to this long for a reached screen's own wording (verify: lib/verify/run.ts WORDING_GRACE_MS). */
+const LAB_WORDING_GRACE_MS = 20_000;
+
 function describeStep(s: ScriptStep): string {
   switch (s.kind) {
     case "text":
@@ -103,6 +106,9 @@ export function tableScenarios(cli: string, opts: { timeoutMs?: number } = {}): 
         version: ctx.version || resolved.version,
       }, {
         keepGoing: true,
+        // The lab runs CLIs side by side on a 2-core machine, against the versions whose wording
+        // the fixtures hold: a screen's own lines get longer to show than verify's default grace.
+        wordingGraceMs: LAB_WORDING_GRACE_MS,
         signal: ctx.signal,
         tmpRoot,
         size: ctx.size,

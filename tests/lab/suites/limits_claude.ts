@@ -34,6 +34,7 @@ import {
 import { orchestratorBeside, sleep } from "./others_common.ts";
 import {
   type AnthropicStep,
+  lastUserTexts,
   usageLimitHeaders,
 } from "../../../lib/scenarios/standins/anthropic.ts";
 
@@ -116,7 +117,11 @@ async function tick(
   const events = r.events.filter((e) => e.event !== "drive-started" && e.event !== "drive-stopped");
   ctx.log(
     `drive @${now}: exit ${r.run.code}: ${
-      events.map((e) => `${e.event}${e.reason ? `/${e.reason}` : ""}`).join(", ") || "-"
+      events.map((e) =>
+        `${e.event}${e.reason ? `/${e.reason}` : ""}${
+          e.detail?.recoveries ? ` (${e.detail.recoveries} recoveries)` : ""
+        }`
+      ).join(", ") || "-"
     }`,
   );
   return { ...r, events };
@@ -124,6 +129,14 @@ async function tick(
 
 /** The turns the API got (a function: each read is fresh). */
 const turns = (c: ClaudeSession): number => c.api.mainRequests.length;
+
+/** Each turn the API got, for a failure: when, what was served, the user text it ended with. */
+const turnLog = (c: ClaudeSession): string =>
+  c.api.mainRequests.map((r, i) =>
+    `  #${i + 1} ${new Date(r.at).toISOString()} ${r.served}: ${
+      JSON.stringify(lastUserTexts(r.body)).slice(0, 300)
+    }`
+  ).join("\n");
 
 const names = (events: Loose[]) =>
   events.map((e) => e.event === "escalated" ? `escalated:${e.reason}` : e.event).join(", ");
@@ -308,7 +321,7 @@ async function driveThroughLimit(ctx: ScenarioContext, role: "agent" | "orchestr
     ctx.fail(`after: ${names(after.events)}`);
   }
   await sleep(2000);
-  if (turns(c) !== 3) ctx.fail(`${turns(c)} turns, expected 3`);
+  if (turns(c) !== 3) ctx.fail(`${turns(c)} turns, expected 3:\n${turnLog(c)}`);
 }
 
 /**
@@ -374,7 +387,7 @@ async function driveBesideSelfContinue(ctx: ScenarioContext) {
   // the transcript and is no unavailable CLI any more.
   if (later.events.length > 0) ctx.fail(`later: ${names(later.events)}`);
   await sleep(2000);
-  if (turns(c) !== 2) ctx.fail(`${turns(c)} turns, expected 2 (one continuation)`);
+  if (turns(c) !== 2) ctx.fail(`${turns(c)} turns, expected 2 (one continuation):\n${turnLog(c)}`);
 }
 
 export const suite: LabSuite = {

@@ -35,7 +35,20 @@ export interface NudgeTiming {
 export type NudgeResult =
   | { outcome: "skipped"; why: string }
   | { outcome: "delivered"; recoveries: number; keys: string[] }
-  | { outcome: "wedged"; recoveries: number; keys: string[]; box: string | null };
+  | {
+    outcome: "wedged";
+    recoveries: number;
+    keys: string[];
+    box: string | null;
+    /** The CLI started working (or asking) with the text still drawn: no recovery typed over it. */
+    busy: boolean;
+  };
+
+/** How a wedged send reads in an event message. */
+export function wedgedHow(r: { recoveries: number; busy: boolean }): string {
+  const after = `after ${r.recoveries} recover${r.recoveries === 1 ? "y" : "ies"} (C-u, retype)`;
+  return r.busy ? `${after}, and the CLI went on working with it still drawn there` : after;
+}
 
 /** One line, capped: a nudge is a sentence, and a newline would submit early. */
 export function nudgeText(text: string): string {
@@ -94,7 +107,9 @@ export async function sendNudge(
     }
     // A CLI now working or asking, with the text still drawn in its box, did something with the
     // keys that a C-u and a retype cannot undo: no more keys, a person looks.
-    if (after?.mid_response || after?.live_prompt) break;
+    if (after?.mid_response || after?.live_prompt) {
+      return { outcome: "wedged", recoveries, keys, box, busy: true };
+    }
   }
-  return { outcome: "wedged", recoveries, keys, box };
+  return { outcome: "wedged", recoveries, keys, box, busy: false };
 }

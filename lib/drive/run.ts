@@ -20,7 +20,7 @@ import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";
 import { newBelowBanner, readyForResume } from "./limit.ts";
-import { type NudgePort, nudgeText, sendNudge } from "./nudge.ts";
+import { type NudgePort, nudgeText, sendNudge, wedgedHow } from "./nudge.ts";
 import { type DriveState, type LimitMemory, pruneState, saveState, shouldEmit } from "./state.ts";
 
 /** Exit codes of `drover drive` (README table). */
@@ -409,8 +409,7 @@ export class DriveLoop {
           reason: "nudge-wedged",
           key: `${ref.id}\u001fnudge-wedged`,
           text: plan.text,
-          message:
-            `nudge-wedged: the nudge stayed in the input box after ${result.recoveries} recoveries (C-u, retype)`,
+          message: `nudge-wedged: the nudge stayed in the input box ${wedgedHow(result)}`,
         });
         return undefined;
       }
@@ -558,8 +557,9 @@ export class DriveLoop {
       reason: "resume-wedged",
       key: `${ref.id}\u001fresume-wedged`,
       text,
-      message:
-        `resume-wedged: the resume text stayed in the input box after ${result.recoveries} recoveries (C-u, retype); not typing it again`,
+      message: `resume-wedged: the resume text stayed in the input box ${
+        wedgedHow(result)
+      }; not typing it again`,
     });
     return undefined;
   }

@@ -16,7 +16,7 @@ import {
 import type { DriveEvent, PaneRef } from "../../lib/drive/events.ts";
 import { eventJson, humanLine, makeEvent } from "../../lib/drive/events.ts";
 import { acquireLock } from "../../lib/drive/lock.ts";
-import { nudgeText, sendNudge } from "../../lib/drive/nudge.ts";
+import { nudgeText, sendNudge, wedgedHow } from "../../lib/drive/nudge.ts";
 import { resolveDriveOptions, sessionKey } from "../../lib/drive/options.ts";
 import { formatDuration, parseDuration } from "../../lib/drive/duration.ts";
 import {
@@ -346,7 +346,12 @@ Deno.test("nudge: a submit drawn late is no swallowed Enter; a CLI gone busy get
     { settleMs: 1, verifyMs: 1 },
   );
   assert.equal(busy.outcome, "wedged");
-  assert.equal(busy.outcome === "wedged" && busy.recoveries, 0);
+  assert.ok(busy.outcome === "wedged" && busy.busy && busy.recoveries === 0);
+  assert.equal(
+    wedgedHow(busy as { recoveries: number; busy: boolean }),
+    "after 0 recoveries (C-u, retype), and the CLI went on working with it still drawn there",
+  );
+  assert.equal(wedgedHow({ recoveries: 2, busy: false }), "after 2 recoveries (C-u, retype)");
   assert.deepEqual(keysSent, ["literal:go", "Enter"]);
 });
 

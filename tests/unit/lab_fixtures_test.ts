@@ -56,6 +56,16 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  Blocked by auto mode policy: The lab stand-in blocks this action.  │"),
     normalise("  Blocked by auto mode policy: The lab stand-in blocks this action."),
   );
+  // A reset days ahead prints the date of the day the lab ran plus those days.
+  assert.equal(
+    normalise("  ⎿  You've hit your weekly limit · resets Dec 4, 5:12am (Asia/Colombo)"),
+    normalise("  ⎿  You've hit your weekly limit · resets Jan 1, 12:13am (Asia/Colombo)"),
+  );
+  assert.equal(normalise("at Dec 4th, 2026 4:38 AM."), normalise("at Jan 2nd, 2027 11:05 PM."));
+  assert.notEqual(
+    normalise("resets Dec 4, 5:12am (Asia/Colombo)"),
+    normalise("resets Dec 4, 5:12am (UTC)"),
+  );
   // Meaningful text survives.
   assert.notEqual(normalise(" ❯ 1. Yes"), normalise(" ❯ 2. Yes"));
   assert.notEqual(normalise("84% context used"), normalise("Do you want to proceed?"));

@@ -212,6 +212,12 @@ export function normalise(line: string): string {
     .replace(/(\[retrying attempt #<n>\]).*$/u, "$1")
     // Clock times ("resets 6:29pm (UTC)").
     .replace(/\b\d{1,2}(:\d{2})?\s?(am|pm)\b/gi, "<clock>")
+    // Calendar dates ("resets Dec 4, 5:12am", "try again at Dec 4th, 2026 4:38 AM"): a reset some
+    // days from the run's own clock prints another date on every day the lab runs.
+    .replace(
+      /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?\b/g,
+      "<date>",
+    )
     // ISO timestamps, npm log names and request ids.
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}[_:]\d{2}[_:]\d{2}(?:[_.:]\d+)?Z?/g, "<time>")
     .replace(/\breq_[A-Za-z0-9_]+/g, "req_<id>")

@@ -14,6 +14,13 @@ import { tableScenarios } from "../harness/tables.ts";
 import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { CODEX, press, sleep, startOther, submit } from "./others_common.ts";
 
+/** The IANA whole-hour zone (Etc/GMT∓N) whose local hour is 12 at `now`. */
+function middayZone(now: Date): string {
+  const east = 12 - now.getUTCHours(); // -11 … +12 hours from UTC
+  // Etc/ zone names count the other way round: Etc/GMT-5 is five hours east of UTC.
+  return east === 0 ? "Etc/GMT" : `Etc/GMT${east > 0 ? "-" : "+"}${Math.abs(east)}`;
+}
+
 const READY = "? for shortcuts";
 
 const scenarios: LabScenario[] = [
@@ -73,8 +80,9 @@ const scenarios: LabScenario[] = [
   },
   // The usage limit (issue 12): a 429 whose body is `usage_limit_reached` with `resets_at`, the
   // shape the CLI turns into "You've hit your usage limit. … try again at <when>." Codex prints the
-  // reset in its local time (the lab's zone is UTC): the time alone on the same day, with the date
-  // ("Dec 4th, 2026 6:37 PM") on another.
+  // reset in its local time: the time alone on the same day, with the date ("Dec 4th, 2026 6:37 PM")
+  // on another. It runs in a whole-hour zone where it is mid-day now ({@link middayZone}), so a reset
+  // 90 minutes ahead is on the same date whatever the hour the lab runs at.
   ...([
     ["usage-limit", 90 * 60, "the same day: the time alone"],
     ["usage-limit-date", 3 * 24 * 3600, "three days ahead: the date and the time"],
@@ -96,7 +104,9 @@ const scenarios: LabScenario[] = [
           },
         },
       };
-      await using s = await startOther(ctx, CODEX, { script: [limit] });
+      const tz = middayZone(new Date());
+      await using s = await startOther(ctx, CODEX, { script: [limit], env: { TZ: tz } });
+      ctx.step(`TZ=${tz}: mid-day there now`);
       await submit(ctx, s, "summarise the notes");
       ctx.step(
         `the stand-in answers every request with HTTP 429 {"error":{"type":"usage_limit_reached",` +
@@ -107,7 +117,7 @@ const scenarios: LabScenario[] = [
         defining: ["hit your usage limit", READY],
         until: (p) => p.includes("hit your usage limit") && !p.includes("esc to interrupt"),
         timeoutMs: 90_000,
-        notes: `resets_at ${note}; the lab's zone is UTC (no TZ)`,
+        notes: `resets_at ${note}; TZ a whole-hour zone where it is mid-day at the run`,
       });
     },
   })),

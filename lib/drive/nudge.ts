@@ -1,9 +1,10 @@
 /**
  * Typing a nudge into an idle orchestrator: literal text, settle, Enter, then verify it left the
- * input box (over a few captures: a loaded machine draws a submit late). A CLI that swallowed the Enter (still drawing, a paste guard) gets up to two
- * recoveries — clear the line with C-u, retype, settle, Enter — and is then reported wedged.
- * The resume after a usage limit (lib/drive/limit.ts) goes through the same path, with its own
- * test of the fresh capture taken before the first key.
+ * input box (over a few captures: a loaded machine draws a submit late). A CLI that swallowed the
+ * Enter (still drawing, a paste guard) gets up to two recoveries — clear the line with C-u,
+ * retype, settle, Enter — and is then reported wedged. The resume after a usage limit
+ * (lib/drive/limit.ts) goes through the same path, with its own test of the fresh capture taken
+ * before the first key.
  */
 import { type DriveVerdicts, idleForNudge, stillInBox } from "./decide.ts";
 
@@ -80,9 +81,7 @@ export async function sendNudge(
   if (!ready.test(before)) return { outcome: "skipped", why: ready.why(before) };
   const keys: string[] = [];
   let box: string | null = null;
-  let recoveries = 0;
   for (let attempt = 0; attempt <= NUDGE_RECOVERIES; attempt++) {
-    recoveries = attempt;
     if (attempt > 0) {
       await port.keys(["C-u"]);
       keys.push("C-u");
@@ -108,8 +107,8 @@ export async function sendNudge(
     // A CLI now working or asking, with the text still drawn in its box, did something with the
     // keys that a C-u and a retype cannot undo: no more keys, a person looks.
     if (after?.mid_response || after?.live_prompt) {
-      return { outcome: "wedged", recoveries, keys, box, busy: true };
+      return { outcome: "wedged", recoveries: attempt, keys, box, busy: true };
     }
   }
-  return { outcome: "wedged", recoveries, keys, box, busy: false };
+  return { outcome: "wedged", recoveries: NUDGE_RECOVERIES, keys, box, busy: false };
 }

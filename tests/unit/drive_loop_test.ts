@@ -348,7 +348,7 @@ Deno.test("nudge: a submit drawn late is no swallowed Enter; a CLI gone busy get
   assert.equal(busy.outcome, "wedged");
   assert.ok(busy.outcome === "wedged" && busy.busy && busy.recoveries === 0);
   assert.equal(
-    wedgedHow(busy as { recoveries: number; busy: boolean }),
+    wedgedHow(busy),
     "after 0 recoveries (C-u, retype), and the CLI went on working with it still drawn there",
   );
   assert.equal(wedgedHow({ recoveries: 2, busy: false }), "after 2 recoveries (C-u, retype)");

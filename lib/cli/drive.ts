@@ -6,11 +6,19 @@
 import { loadConfig } from "../config/discover.ts";
 import { claimDir } from "../approve/claim.ts";
 import { DroverError } from "../errors.ts";
-import { appendEvent, type DriveEvent, eventJson, humanLine, makeEvent } from "../drive/events.ts";
-import { acquireLock } from "../drive/lock.ts";
+import {
+  appendEvent,
+  checkEventsFile,
+  type DriveEvent,
+  eventJson,
+  humanLine,
+  makeEvent,
+} from "../drive/events.ts";
+import { acquireDriveLock } from "../drive/lock.ts";
 import { type DriveFlags, resolveDriveOptions, sessionKey } from "../drive/options.ts";
 import { DRIVE_EXIT, DriveLoop } from "../drive/run.ts";
-import { loadState } from "../drive/state.ts";
+import { loadState } from "../drive/state_file.ts";
+import { isDiskFull } from "../io/safe_file.ts";
 import { asSessionGone, TmuxDriveHost } from "../drive/host_tmux.ts";
 import { listPanes, parseTarget } from "../tmux/panes.ts";
 import { socketPath } from "../tmux/options.ts";
@@ -37,12 +45,14 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     throw new DroverError(
       "STATE_UNWRITABLE",
       `cannot create the drive state directory ${opts.stateDir}: ${
-        e instanceof Error ? e.message : String(e)
-      }; nothing was touched (pass --state DIR)`,
+        isDiskFull(e) ? "the disk or the quota is full: " : ""
+      }${e instanceof Error ? e.message : String(e)}; nothing was touched (pass --state DIR)`,
     );
   }
+  // One drive per session whatever the state directory: keyed by the server's socket and the
+  // session, held in the per-user runtime directories every drive of this user looks in.
   const key = sessionKey(opts.session, sock);
-  const lock = await acquireLock(`${opts.stateDir}/${key}.lock`, opts.session);
+  const lock = await acquireDriveLock({ key, session: opts.session, stateDir: opts.stateDir });
 
   const stopSignals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   let loop: DriveLoop | undefined;
@@ -94,6 +104,10 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       else if (e.event === "warning") writeErr(`warning: ${humanLine(e)}\n`);
       else if (!quiet.has(e.event)) writeOut(humanLine(e) + "\n");
     };
+    if (opts.events) await checkEventsFile(opts.events);
+    if (lock.fallback) {
+      await sink(makeEvent(opts.session, "warning", lock.fallback, clock?.() ?? Date.now()));
+    }
     if (loaded.warning) {
       await sink(makeEvent(opts.session, "state-reset", loaded.warning, clock?.() ?? Date.now()));
     }
@@ -128,6 +142,7 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
         verifyMs: opts.verifyMs,
         ...(opts.onEscalate === undefined ? {} : { onEscalate: opts.onEscalate }),
         statePath,
+        ...(opts.events === undefined ? {} : { checkFiles: () => checkEventsFile(opts.events!) }),
       },
       loaded.state,
       sink,

@@ -3,6 +3,8 @@
  * people. lib/drive only builds them; lib/cli decides where they are printed, and the events file
  * is appended here (it is the loop's own output, like the state file).
  */
+import { DroverError } from "../errors.ts";
+import { appendRegular, NotRegularFile, openRegular } from "../io/safe_file.ts";
 
 export const EVENT_SCHEMA = "drover.event.v1";
 
@@ -111,9 +113,37 @@ export function eventJson(e: DriveEvent): string {
   );
 }
 
-/** Append one event line to a file (created 0600, parent directories made). */
+/**
+ * Append one event line to a file (created 0600, parent directories made), never through a
+ * symlink: anything but a regular file at the path throws NotRegularFile (lib/io/safe_file.ts).
+ */
 export async function appendEvent(path: string, e: DriveEvent): Promise<void> {
+  await makeParent(path);
+  await appendRegular(path, new TextEncoder().encode(eventJson(e) + "\n"));
+}
+
+async function makeParent(path: string): Promise<void> {
   const dir = path.replace(/\/[^/]*$/, "");
   if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true }).catch(() => {});
-  await Deno.writeTextFile(path, eventJson(e) + "\n", { append: true, create: true, mode: 0o600 });
+}
+
+/**
+ * The events file can take the next line: checked before every tick's keys. Something other than
+ * a regular file at the path is STATE_UNWRITABLE (exit 74), nothing written; any other trouble is
+ * left to the append, which warns (an event lost is no reason to leave the agents alone).
+ */
+export async function checkEventsFile(path: string): Promise<void> {
+  await makeParent(path);
+  try {
+    (await openRegular(path, { create: true, append: true })).close();
+  } catch (e) {
+    if (e instanceof NotRegularFile) {
+      throw new DroverError(
+        "STATE_UNWRITABLE",
+        `${e.what} stands where the events file ${path} belongs; refused, nothing was ` +
+          "written (remove it, or pass another --events FILE)",
+        { details: { events_file: path }, cause: e },
+      );
+    }
+  }
 }

@@ -21,7 +21,9 @@ import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./even
 import type { HookProblem } from "./hook.ts";
 import { newBelowBanner, readyForResume } from "./limit.ts";
 import { type NudgePort, nudgeText, sendNudge, wedgedHow } from "./nudge.ts";
-import { type DriveState, type LimitMemory, pruneState, saveState, shouldEmit } from "./state.ts";
+import { type DriveState, type LimitMemory, pruneState, shouldEmit } from "./state.ts";
+import { refusedStatePath, saveState } from "./state_file.ts";
+import { isDiskFull, NotRegularFile } from "../io/safe_file.ts";
 
 /** Exit codes of `drover drive` (README table). */
 export const DRIVE_EXIT = {
@@ -94,6 +96,11 @@ export interface DriveRunOptions {
   verifyMs: number;
   onEscalate?: string;
   statePath: string;
+  /**
+   * Checks the other files the run writes (the events file) at the start of every tick, right
+   * after the state is written and before any key; throws STATE_UNWRITABLE to stop the run.
+   */
+  checkFiles?: () => Promise<void>;
   /** Stop after this many ticks (tests and the bench); undefined = until stopped. */
   maxTicks?: number;
 }
@@ -190,9 +197,12 @@ export class DriveLoop {
     try {
       await saveState(this.opts.statePath, this.state);
     } catch (e) {
+      if (e instanceof NotRegularFile) throw refusedStatePath(this.opts.statePath, e);
       throw new DroverError(
         "STATE_UNWRITABLE",
         `cannot write the drive state file ${this.opts.statePath} (${
+          isDiskFull(e) ? "the disk or the quota is full: " : ""
+        }${
           e instanceof Error ? e.message : String(e)
         }); drive stops before sending any key, since without its state every tick would repeat ` +
           "what the last one did — remove what sits at that path or pass --state DIR",
@@ -226,6 +236,7 @@ export class DriveLoop {
   async tick(): Promise<DriveOutcome | undefined> {
     this.synchronizedWindows.clear();
     await this.write();
+    await this.opts.checkFiles?.();
     const panes = await this.host.panes();
     const seen = await this.host.look(panes);
     // The orchestrator first: if its CLI cannot serve, the run ends before anything else is touched.

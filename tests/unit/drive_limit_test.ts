@@ -28,7 +28,8 @@ import {
   DriveLoop,
   type HostPane,
 } from "../../lib/drive/run.ts";
-import { freshState, loadState, saveState } from "../../lib/drive/state.ts";
+import { freshState } from "../../lib/drive/state.ts";
+import { loadState, saveState } from "../../lib/drive/state_file.ts";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-12-01T18:00:00Z");

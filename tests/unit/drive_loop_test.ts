@@ -26,7 +26,9 @@ import {
   DriveLoop,
   type HostPane,
 } from "../../lib/drive/run.ts";
-import { freshState, loadState, parseState, saveState, shouldEmit } from "../../lib/drive/state.ts";
+import { freshState, shouldEmit } from "../../lib/drive/state.ts";
+import { loadState, saveState } from "../../lib/drive/state_file.ts";
+import { parseState } from "../../lib/drive/state_schema.ts";
 import { DroverError } from "../../lib/errors.ts";
 
 /** Entries of a directory (async: lint forbids sync fs calls in async tests). */
@@ -129,7 +131,7 @@ Deno.test("decide: an approval's stray 1 in the input box is never submitted (ke
     await saveState(`${dir}/s.json`, st);
     const back = parseState(await Deno.readTextFile(`${dir}/s.json`), "s");
     assert.ok(typeof back !== "string");
-    assert.deepEqual(back.panes[AGENT.id]?.strayKey, { text: "1", at: 0 });
+    assert.deepEqual(back.state.panes[AGENT.id]?.strayKey, { text: "1", at: 0 });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -198,13 +200,17 @@ Deno.test("state: round trip, validation, dedup windows, pruning", async () => {
     assert.match(parseState("[]", "s") as string, /not a JSON object/);
     assert.match(parseState('{"version":9}', "s") as string, /version/);
     assert.match(parseState(JSON.stringify(freshState("t")), "s") as string, /session/);
-    // wrong-typed fields are dropped, not trusted
+    // wrong-typed fields are never trusted: reset, and named
     const odd = parseState(
       JSON.stringify({ ...freshState("s"), dedup: { a: "x", b: 3 }, panes: { "%2": 7 } }),
       "s",
     );
     assert.ok(typeof odd !== "string");
-    assert.deepEqual(odd.dedup, { b: 3 });
+    assert.deepEqual(odd.state.dedup, {});
+    assert.deepEqual(odd.reset, [
+      "dedup.a: expected number, received string",
+      "panes.%2: expected object",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -223,10 +229,14 @@ Deno.test("state: corrupt or unreadable files warn and start fresh, never throw"
       assert.deepEqual(r.state, freshState("s"));
     }
     assert.ok((await names(dir)).some((e) => e.name === "st.json.corrupt-42"));
-    // a directory where the file should be: unreadable, still no throw
+    // a directory where the file should be is not a state file to set aside: refused, exit 74
     await Deno.mkdir(`${dir}/d.json`);
-    const r = await loadState(`${dir}/d.json`, "s");
-    assert.ok(r.warning);
+    await assert.rejects(() => loadState(`${dir}/d.json`, "s"), (e: unknown) => {
+      assert.ok(e instanceof DroverError && e.code === "STATE_UNWRITABLE" && e.exitCode === 74);
+      assert.match(e.message, /a directory stands where the drive state file .*d\.json belongs/);
+      return true;
+    });
+    assert.ok((await Deno.lstat(`${dir}/d.json`)).isDirectory);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

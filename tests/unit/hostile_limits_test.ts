@@ -1,7 +1,8 @@
 /** Limits of issue 17 below the CLI: the capped reader, the state-file cap, the hook deadline. */
 import assert from "node:assert/strict";
 import { readCapped, readUpTo, TooLarge } from "../../lib/io/capped.ts";
-import { freshState, loadState, MAX_STATE_BYTES } from "../../lib/drive/state.ts";
+import { freshState, MAX_STATE_BYTES } from "../../lib/drive/state.ts";
+import { loadState } from "../../lib/drive/state_file.ts";
 import { resolveDriveOptions } from "../../lib/drive/options.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { DroverError } from "../../lib/errors.ts";
@@ -93,14 +94,18 @@ async function mkfifo(path: string): Promise<void> {
 // Found by the issue-17 audit: opening a FIFO for reading waits for a writer for ever, so a FIFO
 // at the state path hung `drive --once` (and with it every later tick: they found it locked), and
 // one at a claim path hung approve. Each read must come back, with nothing written into the FIFO.
-Deno.test("a FIFO at the state path is set aside unread; one at a claim path is never read", async () => {
+// Issue 27: a FIFO at the state path is refused (exit 74) rather than set aside, and left where it is.
+Deno.test("a FIFO at the state path is refused unread (74), left in place; one at a claim path is never read", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/s.state.json`;
     await mkfifo(path);
-    const r = await loadState(path, "s", 9);
-    assert.deepEqual(r.state, freshState("s"));
-    assert.match(r.warning ?? "", /not a regular file; starting fresh; kept as .*corrupt-9/);
+    await assert.rejects(() => loadState(path, "s", 9), (e: unknown) => {
+      assert.ok(e instanceof DroverError && e.code === "STATE_UNWRITABLE" && e.exitCode === 74);
+      assert.match(e.message, /a FIFO stands where the drive state file .* belongs; refused/);
+      return true;
+    });
+    assert.ok((await Deno.lstat(path)).isFifo);
 
     await Deno.mkdir(`${dir}/claims`);
     await mkfifo(`${dir}/claims/pane`);

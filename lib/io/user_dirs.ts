@@ -1,0 +1,62 @@
+/**
+ * Private per-user directories that every drover process of one user finds, whatever its
+ * environment: cron runs with `env -i`, a shell has XDG_RUNTIME_DIR and XDG_STATE_HOME, a systemd
+ * unit has neither. So the places are derived from the uid alone, like tmux derives
+ * /tmp/tmux-UID for its sockets — never from an environment variable.
+ *
+ * A directory counts only when it is a real directory (not a symlink), owned by the user, and
+ * writable by nobody else: anyone who could replace an entry in it could plant a symlink or take
+ * the place of a lock file. Group write is allowed only for the user's own primary group (a
+ * `umask 002` system with per-user groups makes 0775 directories).
+ */
+
+/**
+ * The per-user runtime bases, in order: systemd's `/run/user/UID` (only while the user has a
+ * session or lingers; drover never creates it), and `/tmp/drover-UID` (created 0700 on first use).
+ */
+export function runtimeBases(uid: number): string[] {
+  return [`/run/user/${uid}`, `/tmp/drover-${uid}`];
+}
+
+/** Why a directory is not private to `uid`, or null when it is. */
+export function notPrivate(
+  info: Deno.FileInfo,
+  uid: number | null,
+  gid: number | null = Deno.gid(),
+): string | null {
+  if (info.isSymlink) return "is a symbolic link";
+  if (!info.isDirectory) return "is not a directory";
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    return `belongs to uid ${info.uid}, not ${uid}`;
+  }
+  const mode = info.mode ?? 0;
+  const groupWrite = (mode & 0o020) !== 0 && (gid === null || info.gid !== gid);
+  if ((mode & 0o002) !== 0 || groupWrite) {
+    return `is writable by others (mode ${(mode & 0o777).toString(8).padStart(3, "0")})`;
+  }
+  return null;
+}
+
+/** A directory that is not private: `reason` says why, for the message that skips it. */
+export class UnsafeDir extends Error {
+  constructor(readonly path: string, readonly reason: string) {
+    super(`${path} ${reason}`);
+  }
+}
+
+/**
+ * `path` as a private directory of `uid`: created 0700 when `create` and missing, then checked
+ * (lstat: a symlink is refused, never followed). Throws UnsafeDir, NotFound, or the mkdir's error.
+ */
+export async function privateDir(path: string, uid: number | null, create: boolean): Promise<void> {
+  if (create) {
+    try {
+      await Deno.mkdir(path, { mode: 0o700 });
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    }
+  }
+  const info = await Deno.lstat(path);
+  const why = notPrivate(info, uid);
+  if (why !== null) throw new UnsafeDir(path, why);
+}

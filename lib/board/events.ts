@@ -2,7 +2,12 @@
  * The last drive event per pane, from a `drover.event.v1` JSON-lines file (`drive --events FILE`),
  * read incrementally: the first poll reads only the file's tail, later polls only what was
  * appended since, so a refresh costs one stat and one small read however long the file grows.
+ * Memory is bounded too: a line still without its newline is kept only up to MAX_EVENT_LINE;
+ * past that it is dropped up to its newline, and counted (the board says so).
  */
+
+/** The longest event line kept (a real one is well under 2 KiB; messages are clipped). */
+export const MAX_EVENT_LINE = 64 * 1024;
 
 export interface BoardEvent {
   ts: string;
@@ -19,6 +24,8 @@ export interface EventsView {
   latest: BoardEvent | null;
   /** Why there is nothing to show (no file yet, unreadable), else null. */
   note: string | null;
+  /** Lines longer than MAX_EVENT_LINE dropped so far (each counted once). */
+  skipped: number;
 }
 
 /** One JSON line as a board event, or null when it is not a drover.event.v1 object. */
@@ -58,6 +65,9 @@ export class EventsTail {
   #partial = new Uint8Array(0);
   #byPane = new Map<string, BoardEvent>();
   #latest: BoardEvent | null = null;
+  /** Inside a line longer than MAX_EVENT_LINE: everything up to its newline is dropped. */
+  #dropping = false;
+  #skipped = 0;
   readonly #backlog: number;
   readonly #maxRead: number;
   readonly #decoder = new TextDecoder();
@@ -93,22 +103,48 @@ export class EventsTail {
     }
     this.#offset += chunk.length;
     let bytes = this.#partial.length ? concat(this.#partial, chunk) : chunk;
-    if (skipFirstLine) {
-      // The tail starts mid-line: drop up to the first newline.
+    if (skipFirstLine || this.#dropping) {
+      // The tail starts mid-line, or a line too long to keep goes on: drop up to its newline.
       const nl = bytes.indexOf(NEWLINE);
-      bytes = nl < 0 ? new Uint8Array(0) : bytes.subarray(nl + 1);
+      if (nl < 0) {
+        this.#partial = new Uint8Array(0);
+        return this.#view(null);
+      }
+      bytes = bytes.subarray(nl + 1);
+      this.#dropping = false;
     }
     const lastNl = bytes.lastIndexOf(NEWLINE);
-    this.#partial = bytes.slice(lastNl + 1);
+    const rest = bytes.subarray(lastNl + 1);
+    if (rest.length > MAX_EVENT_LINE) {
+      this.#partial = new Uint8Array(0);
+      this.#dropping = true;
+      this.#skipped++;
+    } else {
+      this.#partial = rest.slice();
+    }
     if (lastNl >= 0) {
-      for (const line of this.#decoder.decode(bytes.subarray(0, lastNl)).split("\n")) {
-        const e = line.trim() === "" ? null : parseEventLine(line);
-        if (!e) continue;
-        this.#latest = e;
-        if (e.pane) this.#byPane.set(e.pane, e);
+      let start = 0;
+      while (start < lastNl) {
+        const nl = bytes.indexOf(NEWLINE, start);
+        const end = nl < 0 || nl > lastNl ? lastNl : nl;
+        if (end - start > MAX_EVENT_LINE) this.#skipped++;
+        else this.#take(this.#decoder.decode(bytes.subarray(start, end)));
+        start = end + 1;
       }
     }
     return this.#view(null);
+  }
+
+  /** Bytes held for a line still without its newline (never more than MAX_EVENT_LINE). */
+  get bufferedBytes(): number {
+    return this.#partial.length;
+  }
+
+  #take(line: string): void {
+    const e = line.trim() === "" ? null : parseEventLine(line);
+    if (!e) return;
+    this.#latest = e;
+    if (e.pane) this.#byPane.set(e.pane, e);
   }
 
   async #read(at: number, length: number): Promise<Uint8Array> {
@@ -125,7 +161,7 @@ export class EventsTail {
   }
 
   #view(note: string | null): EventsView {
-    return { byPane: this.#byPane, latest: this.#latest, note };
+    return { byPane: this.#byPane, latest: this.#latest, note, skipped: this.#skipped };
   }
 }
 

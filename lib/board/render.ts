@@ -3,7 +3,7 @@
  * (writing the last column of the last row would make some terminals scroll), and colour is SGR
  * only, on the state cell, the header and the dim detail lines.
  */
-import type { EventsView } from "./events.ts";
+import { type EventsView, MAX_EVENT_LINE } from "./events.ts";
 import { age, type Since } from "./since.ts";
 import { cell, cellText, fit, width } from "./text.ts";
 
@@ -65,8 +65,9 @@ function joinFit(pieces: [text: string, code?: string][], max: number, color: bo
   return out;
 }
 
-/** Local wall-clock time "HH:MM:SS". */
+/** Local wall-clock time "HH:MM:SS"; "--:--:--" for a time that is not one (a bad `ts`). */
 export function clock(ms: number): string {
+  if (!Number.isFinite(ms)) return "--:--:--";
   const d = new Date(ms);
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0"))
     .join(":");
@@ -140,7 +141,7 @@ export function renderBoard(b: BoardInput): string[] {
     if (b.events) {
       const e = b.events.byPane.get(p.id);
       const text = e
-        ? `  ↳ ${clock(Date.parse(e.ts))} ${e.event}: ${cellText(e.message)}`
+        ? `  ↳ ${clock(Date.parse(e.ts))} ${cellText(e.event)}: ${cellText(e.message)}`
         : "  ↳ no drive event yet";
       lines.push(sgr(c, "2", fit(text, max)));
     }
@@ -157,14 +158,21 @@ export function renderBoard(b: BoardInput): string[] {
   if (b.error) status = sgr(c, "1;31", fit(`refresh failed: ${cellText(b.error)}`, max));
   else if (b.events) {
     const latest = b.events.latest;
+    const at = latest ? Date.parse(latest.ts) : NaN;
+    const skipped = b.events.skipped
+      ? ` · ${b.events.skipped} line${b.events.skipped === 1 ? "" : "s"} over ${
+        MAX_EVENT_LINE / 1024
+      } KiB skipped`
+      : "";
+    const file = cellText(b.events.file);
     const text = b.events.note
-      ? `events: ${b.events.file}: ${b.events.note}`
+      ? `events: ${file}: ${cellText(b.events.note)}`
       : latest
-      ? `events: ${b.events.file} · last ${clock(Date.parse(latest.ts))} ${latest.event} (${
-        age(b.now - Date.parse(latest.ts))
-      } ago)`
-      : `events: ${b.events.file}: none yet`;
-    status = sgr(c, "2", fit(cellText(text), max));
+      ? `events: ${file} · last ${clock(at)} ${cellText(latest.event)}${
+        Number.isFinite(at) ? ` (${age(b.now - at)} ago)` : ""
+      }${skipped}`
+      : `events: ${file}: none yet${skipped}`;
+    status = sgr(c, "2", fit(text, max));
   }
   while (lines.length < b.rows - 1) lines.push("");
   if (b.rows > lines.length) lines.push(status);

@@ -1,7 +1,8 @@
 /**
- * Board cells: one line of terminal text per cell, measured in columns. Pane titles, commands and
- * event messages come from other programs, so every control character is replaced before it can
- * reach the terminal, and a line never grows past the width it was given.
+ * Board and table cells: one line of terminal text per cell, measured in columns. Pane titles,
+ * commands and event messages come from other programs, so everything that could steer the
+ * terminal or the reader is taken out before it can reach the terminal (cellText), and a line
+ * never grows past the width it was given.
  */
 
 /** Columns a code point takes: 0 for combining marks, 2 for wide (CJK, emoji), else 1. */
@@ -28,12 +29,24 @@ export function width(text: string): number {
 }
 
 /**
- * Text safe for one cell: whitespace controls (newline, tab, CR) become one space, every other
- * C0/C1 control and DEL becomes "?", so a hostile title cannot move the cursor or change colours.
+ * The one sanitiser for everything the board and the `panes` table print (titles, targets, CLI
+ * names, event names, times, messages): text safe for one cell of one line.
+ * - whitespace controls (tab, newline, CR) and the Unicode line/paragraph separators become one
+ *   space;
+ * - every other C0/C1 control and DEL becomes "?", so a hostile title cannot move the cursor,
+ *   switch screens or change colours;
+ * - invisible format characters are removed: the bidi controls (U+061C, U+200E/F, U+202A–202E,
+ *   U+2066–2069), which would reorder the rest of the line (a title with U+202E reads backwards),
+ *   zero-width spaces, the BOM and tag characters; only the joiners U+200C/U+200D stay (scripts
+ *   and emoji need them);
+ * - a lone surrogate (not text at all) becomes U+FFFD.
  */
 export function cellText(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\t\n\r]+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return text.toWellFormed()
+    .replace(/[\t\n\r\u2028\u2029]+/g, " ")
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")
+    .replace(/[\p{Cf}--[\u200c\u200d]]/gv, "");
 }
 
 /** `text` cut to at most `cols` columns, with "…" marking a cut. */

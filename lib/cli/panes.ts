@@ -14,7 +14,8 @@ import { capturePanes } from "../tmux/capture.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
-import { type CommandResult, printable } from "./output.ts";
+import { cellText, fit, width } from "../board/text.ts";
+import type { CommandResult } from "./output.ts";
 
 /** Version of `panes --format tsv` (read by sweep.sh). */
 export const PANES_TSV_VERSION = 1;
@@ -44,8 +45,18 @@ export interface PaneRow {
   cli_version_source: string | null;
 }
 
+/** Columns the table's TITLE gets: titles are free text, and can be 25 KB long. */
+export const TITLE_COLUMNS = 48;
+
+/**
+ * One table cell through the board's sanitiser (lib/board/text.ts, the one for everything the
+ * board and the table print), padded to `n` columns — never cut: targets and CLI names are what
+ * a person copies, and the pane id before them is the identifier anyway.
+ */
 function pad(s: string, n: number): string {
-  return s.length >= n ? s + " " : s + " ".repeat(n - s.length);
+  const t = cellText(s);
+  const w = width(t);
+  return w >= n ? t + " " : t + " ".repeat(n - w);
 }
 
 /**
@@ -220,7 +231,8 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
     human.push(
       pad(r.id, 6) + pad(r.target, 16) +
         pad(`${r.cli}${r.cli_version ? ` ${r.cli_version}` : ""} (${r.cli_source})`, 30) +
-        pad(r.role, 13) + pad(r.state, 12) + pad(r.mode, 13) + printable(r.title),
+        pad(r.role, 13) + pad(r.state, 12) + pad(r.mode, 13) +
+        fit(cellText(r.title), TITLE_COLUMNS),
     );
   }
   return { data, human };

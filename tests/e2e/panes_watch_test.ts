@@ -319,3 +319,77 @@ Deno.test("panes --watch: not a terminal → the plain one-shot table; flags are
     await cleanupReplay(orch);
   }
 });
+
+/** U+202E (right-to-left override) and its kin: they would make the rest of a line read backwards. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+Deno.test("panes --watch: a hostile event (escapes, a bad ts) and a 25 KB right-to-left title stay data (issue 27)", async () => {
+  await using srv = await startTestServer({ width: 120, height: 40 });
+  const replays: ReplayPane[] = [];
+  const b = await boardPane(srv);
+  try {
+    const ready = await loadScreen(`claude-code/2.1.332/ready@${SIZE}`);
+    const orch = await startReplay(srv, ready, { session: "agents" });
+    const title = `\u202eexe.txt ${"T".repeat(25_000)}`;
+    // Set by the program itself (OSC 2), as a CLI sets its title: too long for a tmux command.
+    const titled = await startReplay(
+      srv,
+      { ...ready, text: `\x1b]2;${title}\x1b\\${ready.text}` },
+      {
+        session: "agents",
+        newWindow: true,
+      },
+    );
+    const got = await srv.tmux("display-message", "-p", "-t", titled.paneId, "#{pane_title}");
+    assert.equal(got.trimEnd().length, title.length, "the pane holds the whole title");
+    const third = await startReplay(srv, ready, { session: "agents", newWindow: true });
+    replays.push(orch, titled, third);
+    const events = `${b.dir}/agents.events.jsonl`;
+    await Deno.writeTextFile(
+      events,
+      JSON.stringify({
+        schema: "drover.event.v1",
+        ts: "not-a-date",
+        session: "agents",
+        event: "approved\u001b[?1049l\u001b[2J",
+        pane: titled.paneId,
+        target: "agents:1.0",
+        message: "rtl \u202egnp.exe\u001b]0;owned\u0007",
+      }) + "\n",
+    );
+    await start(srv, b, ` --events ${shq(events)}`);
+    const screen = await srv.waitFor(b.pane, (s) => /↳ .* approved/.test(s));
+    // Still on the board's alternate screen: the event's escape reached the terminal as text.
+    assert.deepEqual(await flags(srv, b.pane), { alt: "1", cursor: "0" });
+    assert.doesNotMatch(screen, /NaN/);
+    assert.doesNotMatch(screen, BIDI);
+    const lines = screen.split("\n");
+    const row = lines.findIndex((l) => l.startsWith(`${titled.paneId} `));
+    assert.match(lines[row]!, /exe\.txt T+…$/, "the title is cut to the DETAIL column");
+    assert.ok(lines[row]!.length <= 109, `${lines[row]!.length} columns`);
+    assert.match(
+      lines[row + 1]!,
+      /↳ --:--:-- approved\?\[\?1049l\?\[2J: rtl gnp\.exe\?\]0;owned\?/,
+    );
+    assert.match(screen, /events: .* · last --:--:-- approved\?\[\?1049l/);
+    await srv.tmux("send-keys", "-t", b.pane, "q");
+    await assertRestored(srv, b, 0);
+
+    // The one-shot table: the same sanitiser, the title cut to its column.
+    const table = await drover(["-L", srv.name, "panes", "--session", "agents"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.doesNotMatch(table.stdout, BIDI);
+    const trow = table.stdout.split("\n").find((l) => l.startsWith(`${titled.paneId} `))!;
+    assert.ok(trow.length < 200, `${trow.length} characters: the whole title was printed`);
+    assert.ok(/idle +\S+ +exe\.txt T+…$/.test(trow), `table row: ${trow.slice(0, 300)}`);
+    // --json keeps the title whole (escaped by JSON), for scripts.
+    const json = await drover(["-L", srv.name, "--json", "panes", "--session", "agents"]);
+    const p = JSON.parse(json.stdout).data.panes.find((x: { id: string }) =>
+      x.id === titled.paneId
+    );
+    assert.ok(p.title === title, "--json has the whole title");
+  } finally {
+    for (const r of replays) await cleanupReplay(r);
+    await Deno.remove(b.dir, { recursive: true }).catch(() => {});
+  }
+});

@@ -1,6 +1,6 @@
 /** lib/board: the live board's text, frames, state clocks and events tail (pure parts + a file). */
 import assert from "node:assert/strict";
-import { EventsTail, parseEventLine } from "../../lib/board/events.ts";
+import { EventsTail, MAX_EVENT_LINE, parseEventLine } from "../../lib/board/events.ts";
 import { ENTER, frameUpdate, LEAVE } from "../../lib/board/frame.ts";
 import { type BoardInput, type BoardPane, clock, renderBoard } from "../../lib/board/render.ts";
 import { age, trackStates } from "../../lib/board/since.ts";
@@ -132,6 +132,7 @@ Deno.test("board render: the last drive event under each pane, the newest in the
       byPane: new Map([["%2", approved]]),
       latest: approved,
       note: null,
+      skipped: 0,
     },
   }));
   assert.match(lines[3]!, /^ +↳ no drive event yet$/);
@@ -144,7 +145,13 @@ Deno.test("board render: the last drive event under each pane, the newest in the
     /^events: \/s\/agents\.events\.jsonl · last \d\d:\d\d:\d\d approved \(30s ago\)$/,
   );
   const none = renderBoard(input({
-    events: { file: "x.jsonl", byPane: new Map(), latest: null, note: "no events file yet" },
+    events: {
+      file: "x.jsonl",
+      byPane: new Map(),
+      latest: null,
+      note: "no events file yet",
+      skipped: 0,
+    },
   }));
   assert.equal(none.at(-1), "events: x.jsonl: no events file yet");
 });
@@ -222,6 +229,164 @@ Deno.test("board events: the tail reads only what was appended, waits for a whol
     const v3 = await tail.poll();
     assert.equal(v3.byPane.get("%5")?.message, "nudged 50");
     assert.equal(v3.latest?.message, "nudged 50");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// Issue 27, item 4: output that cannot be abused.
+
+/** Right-to-left and other bidi controls, zero-width and tag characters: all invisible. */
+const BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c";
+
+Deno.test("board text: one sanitiser — bidi controls and invisible format characters are removed", () => {
+  assert.equal(cellText(`evil\u202etxt.exe${BIDI}!`), "eviltxt.exe!");
+  assert.equal(cellText("a\u200bb\ufeffc\u2060d\u{e0041}e"), "abcde", "zero-width, BOM, tags");
+  assert.equal(cellText("a\u2028b\u2029c"), "a b c");
+  // Joiners stay: scripts and emoji sequences need them.
+  assert.equal(cellText("👩\u200d💻 \u0646\u200c\u0627"), "👩\u200d💻 \u0646\u200c\u0627");
+  assert.equal(cellText("lone \ud800 surrogate"), "lone \ufffd surrogate");
+  // Idempotent: sanitised text sanitises to itself.
+  const once = cellText(`x\x1b[2J\u202e\t${BIDI}y`);
+  assert.equal(cellText(once), once);
+});
+
+Deno.test("board render: every field of an event goes through the sanitiser; a bad ts never prints NaN", () => {
+  const hostile = {
+    ts: "not-a-date",
+    event: "approved\u001b[?1049l\u001b[2J\u202e",
+    message: "ok\u001b]0;owned\u0007",
+    pane: "%2",
+  };
+  const lines = renderBoard(input({
+    rows: 12,
+    events: {
+      file: "/s/ev\u202e.jsonl",
+      byPane: new Map([["%2", hostile]]),
+      latest: hostile,
+      note: null,
+      skipped: 0,
+    },
+  }));
+  const all = lines.join("\n");
+  assert.ok(!all.includes("\x1b"), JSON.stringify(all));
+  assert.ok(!/NaN/.test(all), all);
+  assert.ok(![...BIDI].some((c) => all.includes(c)), "no bidi control");
+  assert.match(lines[5]!, /^ +↳ --:--:-- approved\?\[\?1049l\?\[2J: ok\?\]0;owned\?$/);
+  assert.match(lines[11]!, /^events: \/s\/ev\.jsonl · last --:--:-- approved\?\[\?1049l/);
+  assert.doesNotMatch(lines[11]!, /ago/, "no age for a time that is not one");
+  assert.equal(clock(NaN), "--:--:--");
+});
+
+Deno.test("board render: a title is cut to its column and cleaned of bidi controls", () => {
+  const long = pane({ id: "%4", title: `\u202e${"T".repeat(25_000)}` });
+  for (const cols of [100, 72]) {
+    const lines = renderBoard(input({ cols, panes: [long] }));
+    const row = lines.find((l) => l.startsWith("%4 "))!;
+    assert.ok(width(row) <= cols - 1, `${cols}: ${row.length}`);
+    assert.ok(row.endsWith("T…"), row);
+    assert.ok(!row.includes("\u202e"));
+  }
+});
+
+/** `n` bytes of one event line that never ends. */
+async function appendLong(file: string, n: number): Promise<void> {
+  await Deno.writeTextFile(file, '{"schema":"drover.event.v1","message":"' + "x".repeat(n - 40), {
+    append: true,
+  });
+}
+
+Deno.test("board events: a line past 64 KiB without its newline is dropped, counted once, memory stays bounded", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "drover-board-" });
+  const file = `${dir}/agents.events.jsonl`;
+  const event = (message: string) =>
+    JSON.stringify({
+      schema: "drover.event.v1",
+      ts: "2026-03-01T12:00:00Z",
+      session: "agents",
+      event: "approved",
+      pane: "%1",
+      message,
+    }) + "\n";
+  try {
+    await Deno.writeTextFile(file, event("first"));
+    const tail = new EventsTail(file);
+    assert.equal((await tail.poll()).latest?.message, "first");
+    // 27 MB without a newline, arriving in pieces the tail reads one poll at a time.
+    for (let i = 0; i < 27; i++) {
+      await appendLong(file, 1_000_000);
+      const v = await tail.poll();
+      assert.ok(
+        tail.bufferedBytes <= MAX_EVENT_LINE,
+        `poll ${i}: ${tail.bufferedBytes} bytes held`,
+      );
+      assert.equal(v.skipped, 1, `poll ${i}: counted once`);
+      assert.equal(v.latest?.message, "first");
+    }
+    // The long line ends; the next one is read as usual.
+    await Deno.writeTextFile(file, `"}\n${event("after")}`, { append: true });
+    const after = await tail.poll();
+    assert.equal(after.latest?.message, "after");
+    assert.equal(after.skipped, 1);
+    assert.equal(tail.bufferedBytes, 0);
+    // A complete line that long, arriving at once, is skipped the same way.
+    await Deno.writeTextFile(file, event("y".repeat(70_000)) + event("last"), { append: true });
+    const v = await tail.poll();
+    assert.equal(v.latest?.message, "last");
+    assert.equal(v.skipped, 2);
+    const lines = renderBoard(input({ rows: 12, events: { ...v, file: "f.jsonl" } }));
+    assert.match(lines.at(-1)!, /· 2 lines over 64 KiB skipped$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("board events: the memory a real process holds after 27 MB without a newline", async () => {
+  // Measured in a process of its own, polling as the board does, after a full GC: V8's external
+  // memory (where byte buffers live) and the RSS. Keeping the line held 52 MiB external here.
+  const dir = await Deno.makeTempDir({ prefix: "drover-board-rss-" });
+  try {
+    const script = `${dir}/tail.ts`;
+    const events = new URL("../../lib/board/events.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      script,
+      `import { EventsTail } from "${events}";
+const file = Deno.args[0];
+await Deno.writeTextFile(file, "");
+const tail = new EventsTail(file);
+await tail.poll();
+const gc = (globalThis as unknown as { gc: () => void }).gc;
+gc();
+const before = Deno.memoryUsage();
+const piece = new TextEncoder().encode('{"schema":"drover.event.v1","message":"' + "x".repeat(1_000_000));
+using f = await Deno.open(file, { append: true });
+for (let i = 0; i < 27; i++) {
+  await f.write(piece);
+  await tail.poll();
+}
+gc();
+const after = Deno.memoryUsage();
+console.log(JSON.stringify({
+  external: after.external - before.external,
+  rss: after.rss - before.rss,
+  held: tail.bufferedBytes,
+}));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", "--v8-flags=--expose-gc", script, `${dir}/ev.jsonl`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const r = JSON.parse(new TextDecoder().decode(out.stdout));
+    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+    console.log(
+      `27 MB without a newline: the tail holds ${r.held} bytes; external memory grew ` +
+        `${mib(r.external)} MiB, RSS ${mib(r.rss)} MiB`,
+    );
+    assert.ok(r.held <= MAX_EVENT_LINE);
+    assert.ok(r.external < 16 * 1024 * 1024, `external memory grew ${r.external} bytes`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -6,6 +6,7 @@
  * Also the saving half of `drover capture TARGET --save DIR --as STATE`, which collects such screens.
  */
 import { MAX_CAPTURE_BYTES, readFileCapped, TooLarge, tooLargeError } from "../io/capped.ts";
+import { writeAtomic } from "../io/safe_file.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
 import { detect, type PaneState, type Verdicts } from "../detect/mod.ts";
 import type { FieldName } from "../profile/fields.ts";
@@ -257,7 +258,8 @@ export async function saveScreen(
         if (e instanceof Deno.errors.AlreadyExists) continue;
         throw e;
       }
-      await Deno.writeTextFile(`${base}.ansi.txt`, styled);
+      // Never through a symlink planted at the styled name.
+      await writeAtomic(`${base}.ansi.txt`, new TextEncoder().encode(styled), 0o644);
       return { plain: `${base}.txt`, styled: `${base}.ansi.txt` };
     }
   } catch (e) {

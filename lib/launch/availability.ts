@@ -8,6 +8,7 @@
  * `unknown`, never `unavailable`. Results are cached under $XDG_CACHE_HOME/drover (positive answers
  * for a day, negative ones for 5 minutes, since installing a CLI should show up quickly).
  */
+import { readRegular, writeAtomic } from "../io/safe_file.ts";
 
 export type Availability = "available" | "unavailable" | "unknown";
 
@@ -33,7 +34,10 @@ type CacheFile = Record<string, { status: "available" | "unavailable"; path?: st
 async function readCache(path: string | undefined): Promise<CacheFile> {
   if (!path) return {};
   try {
-    const v = JSON.parse(await Deno.readTextFile(path));
+    // Only a regular file, and only its first MiB: a FIFO planted here would hang every launch.
+    const read = await readRegular(path, 1024 * 1024);
+    if (read === null || read.truncated) return {};
+    const v = JSON.parse(new TextDecoder().decode(read.bytes));
     return typeof v === "object" && v !== null && !Array.isArray(v) ? v as CacheFile : {};
   } catch {
     return {};
@@ -44,9 +48,8 @@ async function writeCache(path: string | undefined, data: CacheFile): Promise<vo
   if (!path) return;
   try {
     await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
-    const tmp = `${path}.${Deno.pid}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify(data));
-    await Deno.rename(tmp, path);
+    // A new temporary file renamed over the cache, never written through a symlink.
+    await writeAtomic(path, new TextEncoder().encode(JSON.stringify(data)));
   } catch {
     // a cache that cannot be written only means the next call probes again
   }

@@ -6,10 +6,16 @@
  * report, or run `drover profile test --cli <cli> DIR/<cli>` while you fix the profile.
  */
 import { DroverError } from "../errors.ts";
+import { writeAtomic } from "../io/safe_file.ts";
 import { VERSION } from "../version.ts";
 import type { CliReport } from "./mod.ts";
 
 export const CAPTURES_SCHEMA = "drover.verify-captures.v1";
+
+/** A new file renamed into place: a symlink planted in DIR is refused, never written through. */
+function save(path: string, text: string): Promise<void> {
+  return writeAtomic(path, new TextEncoder().encode(text), 0o644);
+}
 
 export async function saveCaptures(dir: string, r: CliReport): Promise<string> {
   const out = `${dir.replace(/\/+$/, "") || "/"}/${r.cli}`;
@@ -22,8 +28,8 @@ export async function saveCaptures(dir: string, r: CliReport): Promise<string> {
       const reached = s.reason === null;
       const base = reached ? `${s.expect.state}-${s.scenario}` : `unreached/${s.scenario}`;
       if (!reached) await Deno.mkdir(`${out}/unreached`, { recursive: true });
-      await Deno.writeTextFile(`${out}/${base}.txt`, s.screen.plain);
-      await Deno.writeTextFile(`${out}/${base}.ansi.txt`, s.screen.styled);
+      await save(`${out}/${base}.txt`, s.screen.plain);
+      await save(`${out}/${base}.ansi.txt`, s.screen.styled);
       screens.push({
         file: `${base}.txt`,
         styled: `${base}.ansi.txt`,
@@ -56,7 +62,7 @@ export async function saveCaptures(dir: string, r: CliReport): Promise<string> {
       summary: r.summary,
       screens,
     };
-    await Deno.writeTextFile(`${out}/manifest.json`, JSON.stringify(manifest, null, 2) + "\n");
+    await save(`${out}/manifest.json`, JSON.stringify(manifest, null, 2) + "\n");
     return out;
   } catch (e) {
     throw new DroverError(

@@ -19,6 +19,8 @@ import {
   writeAtomic,
 } from "../../lib/io/safe_file.ts";
 import { notPrivate, privateDir, UnsafeDir } from "../../lib/io/user_dirs.ts";
+import { probeAvailability } from "../../lib/launch/availability.ts";
+import { saveScreen } from "../../lib/cli/profile_test_cmd.ts";
 
 const NOBODY = 65534;
 const ROOT = Deno.uid() === 0;
@@ -378,5 +380,33 @@ Deno.test("state: fields of the wrong type are reset with a state-reset warning 
     assert.deepEqual(await loadState(path, "s"), { state: good });
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("other files drover writes: the availability cache and saved screens never go through a symlink", async () => {
+  const h = await hostileDir();
+  try {
+    // The availability cache: a symlink at its path is left alone (no cache is kept, the target
+    // untouched), and a FIFO there is never opened for reading (it would hang every launch).
+    const cache = `${h.dir}/cache.json`;
+    await Deno.symlink(h.victim, cache);
+    const m = await probeAvailability(["sh"], { shell: "/bin/sh", cache, timeoutMs: 30_000 });
+    assert.equal(m.get("sh")?.status, "available");
+    assert.equal(await Deno.readTextFile(h.victim), "precious\n");
+    assert.ok((await Deno.lstat(cache)).isSymlink, "refused, left where it is");
+    const fifoCache = `${h.dir}/fifo`;
+    const again = await probeAvailability(["sh"], { shell: "/bin/sh", cache: fifoCache });
+    assert.equal(again.get("sh")?.status, "available");
+    assert.ok((await Deno.lstat(fifoCache)).isFifo);
+    // profile test's saved screens: a symlink planted at the styled name is refused.
+    await Deno.mkdir(`${h.dir}/screens`);
+    await Deno.symlink(h.victim, `${h.dir}/screens/busy-1.ansi.txt`);
+    await assert.rejects(
+      () => saveScreen(`${h.dir}/screens`, "busy", "plain\n", "styled\n"),
+      (e: unknown) => e instanceof DroverError && /symbolic link/.test(e.message),
+    );
+    await untouched(h);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
   }
 });

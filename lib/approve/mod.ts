@@ -45,6 +45,11 @@ export interface ApproveRequest {
   judge: (cap: PaneCapture) => JudgedVerdicts;
   /** The pane's gate wordings (lib/profile/gate_words.ts `gateWordsFor`); default: the shipped profiles' alone. */
   words?: GateWords;
+  /**
+   * Set when no profile describes the pane's CLI (lib/profile/resolve.ts `judgedByDefault`):
+   * appended to every refusal read off the screen.
+   */
+  profileNote?: string | null;
   dryRun: boolean;
   claimDir: string;
   socketPath: string;
@@ -124,7 +129,27 @@ function refused(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Refusals that come from reading the screen (the profile's wording judged it). */
+const SCREEN_REFUSALS: ReadonlySet<RefusalReason | null> = new Set<RefusalReason | null>([
+  "no-live-prompt",
+  "dialog",
+  "broad-grant",
+  "no-option-1",
+  "not-affirmative",
+  "prompt-changed",
+]);
+
 export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
+  const out = await gatedApprove(req);
+  // A refusal read off a screen that no profile of the pane's CLI describes says so: the Claude
+  // default's wording may simply not fit that CLI's prompt.
+  if (req.profileNote && out.outcome === "refused" && SCREEN_REFUSALS.has(out.reason)) {
+    return { ...out, message: `${out.message}. ${req.profileNote}` };
+  }
+  return out;
+}
+
+async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
   // Long enough for a loaded machine to redraw; a CLI that answered clears the prompt at once.
   const settleMs = req.settleMs ?? 3_000;
   const pollMs = req.pollMs ?? 100;

@@ -2,7 +2,7 @@
  * `drover approve TARGET [--dry-run]`: the gated approval of DESIGN §6. A refusal is not an error:
  * it is reported with its reason and its own exit code (lib/approve/gate.ts APPROVE_EXIT).
  */
-import { checkCliFlag } from "../profile/resolve.ts";
+import { checkCliFlag, judgedByDefault } from "../profile/resolve.ts";
 import { loadConfig } from "../config/discover.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
 import { claimDir } from "../approve/claim.ts";
@@ -37,6 +37,7 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     orchestrator: { is: view.role === "orchestrator", why: view.roleWhy },
     judge,
     words: makeGateWords(view.identified.cli, config),
+    profileNote: judgedByDefault(view.identified.cli, config),
     dryRun: o.dryRun === true,
     claimDir: claimDir(),
     socketPath: await socketPath(server),

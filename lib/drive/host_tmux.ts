@@ -6,6 +6,7 @@
 import { approve } from "../approve/mod.ts";
 import { type DetectClock, makeDetector, makeGateWords, toJudged } from "../approve/judge.ts";
 import type { Config } from "../config/load.ts";
+import { judgedByDefault } from "../profile/resolve.ts";
 import { DroverError } from "../errors.ts";
 import {
   type Identified,
@@ -75,6 +76,8 @@ export function asSessionGone(e: unknown, session: string, server: TmuxServer): 
   return e;
 }
 
+const withNote = (note: string | null) => note === null ? {} : { profileNote: note };
+
 function submitDelay(config: Config, cli: string): number | undefined {
   const v = config.clis[cli]?.extra?.submit_delay_ms;
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
@@ -132,6 +135,7 @@ export class TmuxDriveHost implements DriveHost {
         settleMs: this.o.settleMs ?? submitDelay(this.o.config, cli) ?? DEFAULT_SETTLE_MS,
         window: p.windowId,
         synchronized: p.windowSynchronized,
+        ...withNote(judgedByDefault(cli, this.o.config)),
       };
     });
   }
@@ -231,6 +235,7 @@ export class TmuxDriveHost implements DriveHost {
         orchestrator: { is: pane.ref.role === "orchestrator", why: "drive orchestrator" },
         judge,
         words,
+        profileNote: judgedByDefault(pane.ref.cli, this.o.config),
         dryRun: false,
         claimDir: this.o.claimDir,
         socketPath: this.o.socketPath,

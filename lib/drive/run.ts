@@ -47,6 +47,11 @@ export interface HostPane {
   window?: string;
   /** Some pane of its window has synchronize-panes on (listed at the start of the tick). */
   synchronized?: boolean;
+  /**
+   * Set when no profile describes the pane's CLI (lib/profile/resolve.ts `judgedByDefault`): the
+   * sentence its dialog and prompt escalations carry.
+   */
+  profileNote?: string;
 }
 
 export interface ApproveResult {
@@ -287,7 +292,7 @@ export class DriveLoop {
       case "nothing":
         return undefined;
       case "escalate":
-        await this.escalate(ref, plan);
+        await this.escalate(ref, noted(plan, pane));
         return undefined;
       case "confirm-unavailable": {
         await this.host.sleep(this.opts.confirmMs);
@@ -649,6 +654,17 @@ export class DriveLoop {
       this.wake = undefined;
     }
   }
+}
+
+/** A dialog or prompt judged on a screen no profile describes says who judged it. */
+function noted(
+  plan: Extract<PanePlan, { kind: "escalate" }>,
+  pane: HostPane,
+): Extract<PanePlan, { kind: "escalate" }> {
+  if (!pane.profileNote || (plan.reason !== "dialog" && plan.reason !== "permission-prompt")) {
+    return plan;
+  }
+  return { ...plan, message: `${plan.message}. ${pane.profileNote}` };
 }
 
 function synchronizedNow(pane: HostPane): DroverError {

@@ -175,6 +175,21 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
   return resolved;
 }
 
+/**
+ * When nothing describes `cli` — no shipped profile, no field of its own in the configuration (a
+ * Copilot pane, identified as `copilot (process)`) — every verdict on its screen came from the
+ * embedded Claude Code default. The sentence that says so, and how to add a profile; else null.
+ */
+export function judgedByDefault(cli: string, config: Config): string | null {
+  const p = resolveProfile(cli, config);
+  if (p.shipped !== null) return null;
+  if (Object.values(p.sources).some((s) => s.layer === "config")) return null;
+  return `No profile describes ${p.cli}: the embedded ${defaultProfile().name} default judged ` +
+    `this screen, and its wording may not fit ${p.cli}'s prompts. Add one under ` +
+    `[clis.${p.cli}.prompt_profile] in your configuration (docs/profiles.md, "Authoring a ` +
+    `profile for a new CLI"; \`drover capture --save\` and \`drover profile test\` check it)`;
+}
+
 /** Every name `--cli` accepts: configured CLIs, the shipped profiles' names, the default. */
 export function knownCliNames(config: Config): string[] {
   const names = new Set<string>([DEFAULT_CLI, ...Object.keys(config.clis)]);

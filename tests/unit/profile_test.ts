@@ -3,7 +3,7 @@ import { EMPTY_CONFIG, parseConfig } from "../../lib/config/load.ts";
 import { DroverError } from "../../lib/errors.ts";
 import { FIELDS } from "../../lib/profile/fields.ts";
 import { parseProfileFile, shippedProfiles } from "../../lib/profile/embedded.ts";
-import { cliKey, resolveProfile } from "../../lib/profile/resolve.ts";
+import { cliKey, judgedByDefault, resolveProfile } from "../../lib/profile/resolve.ts";
 import { validateProfileTable } from "../../lib/profile/validate.ts";
 import { detect } from "../../lib/detect/mod.ts";
 
@@ -162,4 +162,24 @@ Deno.test("verified_versions: a list of version strings; anything else is PROFIL
       bad,
     );
   }
+});
+
+Deno.test("judgedByDefault: only a CLI nothing describes says the Claude default judged it (issue 27)", () => {
+  for (const cli of ["claude", "claude-code", "codex", "gemini", "qwen", "opencode"]) {
+    assert.equal(judgedByDefault(cli, EMPTY_CONFIG), null, cli);
+  }
+  const note = judgedByDefault("copilot", EMPTY_CONFIG) ?? "";
+  assert.match(note, /^No profile describes copilot: the embedded Claude Code default judged/);
+  assert.match(note, /\[clis\.copilot\.prompt_profile\]/);
+  assert.match(note, /docs\/profiles\.md, "Authoring a profile for a new CLI"/);
+  // A configured entry without a profile of its own is still judged by the default ...
+  const bare = parseConfig(`[clis.copilot]\ncommand = "copilot"\n`, "/c.toml");
+  assert.match(judgedByDefault("copilot", bare) ?? "", /No profile describes copilot/);
+  // ... one field of its own is a profile (the rest falls back per field, by design).
+  const own = parseConfig(
+    `[clis.copilot]\ncommand = "copilot"\n[clis.copilot.prompt_profile]\n` +
+      `approval_markers = ["do you want to run this command?"]\n`,
+    "/c.toml",
+  );
+  assert.equal(judgedByDefault("copilot", own), null);
 });

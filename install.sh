@@ -12,8 +12,10 @@
 #                  or file://); overrides the GitHub release URL and --version
 #
 # Exit codes: 0 installed; 1 failed (download, extract, prefix not writable, the new binary does
-# not run); 2 usage; 3 unsupported platform; 4 a required tool is missing (curl or wget,
-# sha256sum or shasum, tar); 5 checksum mismatch or no checksum for the archive.
+# not run, a directory where a file belongs, a file that cannot be replaced: whatever was already
+# replaced is put back, and the message says so); 2 usage; 3 unsupported platform; 4 a required
+# tool is missing (curl or wget, sha256sum or shasum, tar); 5 checksum mismatch or no checksum for
+# the archive.
 #
 # POSIX sh only. Everything runs from `main` on the last line, so a download cut short runs nothing.
 
@@ -107,6 +109,34 @@ expected_sha256() {
   return 1
 }
 
+# put_back "FILES": after a failed install, give every file in FILES (already replaced) its
+# previous version back, or remove it when there was none; $undone says what came of it. A
+# previous version that cannot be put back stays in the staging directory, which is then kept.
+put_back() {
+  undone=
+  for p in $1; do
+    if [ -e "$stage/old.$p" ] || [ -L "$stage/old.$p" ]; then
+      if mv -f "$stage/old.$p" "$prefix/$p" 2>/dev/null; then
+        undone="${undone}put back the previous $p; "
+      else
+        undone="${undone}COULD NOT put back the previous $p: it is kept as $stage/old.$p; "
+        keep_stage=1
+      fi
+    elif rm -f "$prefix/$p" 2>/dev/null; then
+      undone="${undone}removed the new $p; "
+    else
+      undone="${undone}COULD NOT remove the new $prefix/$p; "
+    fi
+  done
+  if [ -n "${keep_stage:-}" ]; then
+    stage=
+  elif [ -n "$undone" ]; then
+    undone="${undone}the previous install is as it was"
+  else
+    undone="nothing was changed"
+  fi
+}
+
 main() {
   set -eu
   prefix=
@@ -189,19 +219,44 @@ main() {
     die 1 "the downloaded drover does not run on this machine ($target); nothing was installed"
 
   mkdir -p "$prefix" 2>/dev/null || die 1 "cannot create $prefix (choose another with --prefix DIR)"
+  # A directory where drover or sweep.sh belongs would take the file inside it (mv into a
+  # directory) and the install would look done: refused, like anything else that is not a file.
+  for f in drover sweep.sh; do
+    if [ -d "$prefix/$f" ]; then
+      die 1 "$prefix/$f is a directory: drover installs a file there, never into it; remove it or choose another --prefix DIR (nothing was changed)"
+    fi
+    if [ -e "$prefix/$f" ] && [ ! -f "$prefix/$f" ]; then
+      die 1 "$prefix/$f is not a regular file; remove it or choose another --prefix DIR (nothing was changed)"
+    fi
+  done
   # Stage inside the prefix so each final step is a rename on one filesystem: an existing drover
   # or sweep.sh is either the old file or the new one, never a partial copy, and a drover that is
   # running (a drive loop) keeps its old inode instead of failing with "text file busy".
   stage=$(mktemp -d "$prefix/.drover-install.XXXXXX" 2>/dev/null) ||
     die 1 "$prefix is not writable (choose another with --prefix DIR, or run as its owner)"
-  cp "$src/drover" "$src/sweep.sh" "$stage/" || die 1 "cannot copy into $prefix"
+  cp "$src/drover" "$src/sweep.sh" "$stage/" || die 1 "cannot copy into $prefix (nothing was changed)"
   chmod 755 "$stage/drover" "$stage/sweep.sh"
   old_version=
-  if [ -x "$prefix/drover" ]; then
+  if [ -f "$prefix/drover" ] && [ -x "$prefix/drover" ]; then
     old_version=$("$prefix/drover" --version 2>/dev/null) || old_version=unknown
   fi
-  mv -f "$stage/sweep.sh" "$prefix/sweep.sh" || die 1 "cannot replace $prefix/sweep.sh"
-  mv -f "$stage/drover" "$prefix/drover" || die 1 "cannot replace $prefix/drover"
+  # Keep what is installed now, to put back if a later step fails: a hard link (the same file, and
+  # the installed one stays in place meanwhile), else a copy.
+  for f in drover sweep.sh; do
+    if [ -e "$prefix/$f" ] || [ -L "$prefix/$f" ]; then
+      ln -P "$prefix/$f" "$stage/old.$f" 2>/dev/null || cp -p "$prefix/$f" "$stage/old.$f" 2>/dev/null ||
+        die 1 "cannot keep a copy of $prefix/$f to put back on failure (nothing was changed)"
+    fi
+  done
+  # All or nothing: every file renamed into place, or every one already replaced put back.
+  replaced=
+  for f in sweep.sh drover; do
+    if ! err=$(mv -f "$stage/$f" "$prefix/$f" 2>&1); then
+      put_back "$replaced"
+      die 1 "cannot replace $prefix/$f (${err:-mv failed}); $undone"
+    fi
+    replaced="$replaced $f"
+  done
 
   if [ -n "$old_version" ]; then
     say "upgraded drover $old_version -> $new_version in $prefix"

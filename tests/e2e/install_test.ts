@@ -349,6 +349,141 @@ testWithTools(
         assert.deepEqual(await leftovers(bin), ["drover", "sweep.sh"]);
       });
 
+      // Issue 27: all or nothing, and never into a directory standing where a file belongs.
+      await t.step(
+        "a directory where drover belongs is refused: nothing lands inside it, nothing changes",
+        async () => {
+          const prefix = `${home}/dirprefix`;
+          await Deno.mkdir(`${prefix}/drover`, { recursive: true });
+          await Deno.writeTextFile(`${prefix}/sweep.sh`, "#!/bin/sh\necho old sweep\n");
+          await chownForUser(prefix);
+          const r = await exec(asUser([
+            ...env([`DROVER_BASE_URL=${base}/r2`]),
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(r.code, 1, r.stderr);
+          assert.match(
+            r.stderr,
+            /error: .*dirprefix\/drover is a directory: drover installs a file there, never into it; .*\(nothing was changed\)/,
+          );
+          assert.doesNotMatch(r.stderr, /upgraded|installed drover/);
+          assert.deepEqual(await leftovers(`${prefix}/drover`), []);
+          assert.equal(
+            await Deno.readTextFile(`${prefix}/sweep.sh`),
+            "#!/bin/sh\necho old sweep\n",
+          );
+          assert.deepEqual(await leftovers(prefix), ["drover", "sweep.sh"]);
+          // A FIFO there is not a file either.
+          await Deno.remove(`${prefix}/drover`);
+          const fifo = await exec(["mkfifo", `${prefix}/drover`]);
+          assert.equal(fifo.code, 0, fifo.stderr);
+          await chownForUser(prefix);
+          const f = await exec(asUser([
+            ...env([`DROVER_BASE_URL=${base}/r2`]),
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(f.code, 1, f.stderr);
+          assert.match(
+            f.stderr,
+            /dirprefix\/drover is not a regular file; .*\(nothing was changed\)/,
+          );
+          assert.deepEqual(await leftovers(prefix), ["drover", "sweep.sh"]);
+        },
+      );
+
+      await t.step(
+        "a drover that cannot be replaced (immutable): exit 1, says so, sweep.sh put back",
+        async () => {
+          const chattr = which("chattr");
+          if (!ROOT_RUN || !chattr) {
+            console.log(
+              `SKIP unreplaceable drover: ${ROOT_RUN ? "chattr is not installed" : "needs root"}`,
+            );
+            return;
+          }
+          // An install of r1 with an older sweep.sh, then drover made immutable (chattr +i): no
+          // rename can replace it, so the upgrade to r2 has to undo its first step.
+          const prefix = `${home}/immutable`;
+          const r1 = await exec(asUser([
+            ...env([`DROVER_BASE_URL=${base}/r1`]),
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(r1.code, 0, r1.stderr);
+          await Deno.writeTextFile(`${prefix}/sweep.sh`, "#!/bin/sh\necho old sweep\n");
+          await chownForUser(prefix);
+          const sweepBefore = await Deno.stat(`${prefix}/sweep.sh`);
+          const droverBefore = await sha256(`${prefix}/drover`);
+          const lock = await exec([chattr, "+i", `${prefix}/drover`]);
+          if (lock.code !== 0) {
+            console.log(`SKIP unreplaceable drover: chattr +i failed here (${lock.stderr.trim()})`);
+            return;
+          }
+          try {
+            const r = await exec(asUser([
+              ...env([`DROVER_BASE_URL=${base}/r2`]),
+              "sh",
+              `${work}/install.sh`,
+              "--prefix",
+              prefix,
+            ]));
+            assert.equal(r.code, 1, r.stderr);
+            assert.match(
+              r.stderr,
+              /error: cannot replace .*immutable\/drover \(.*Operation not permitted.*\); put back the previous sweep\.sh; the previous install is as it was/,
+            );
+            assert.doesNotMatch(r.stderr, /upgraded|installed drover/);
+            assert.equal(await sha256(`${prefix}/drover`), droverBefore);
+            assert.equal(
+              await Deno.readTextFile(`${prefix}/sweep.sh`),
+              "#!/bin/sh\necho old sweep\n",
+            );
+            assert.equal(
+              (await Deno.stat(`${prefix}/sweep.sh`)).ino,
+              sweepBefore.ino,
+              "the same file",
+            );
+            assert.deepEqual(await leftovers(prefix), ["drover", "sweep.sh"]);
+            // No sweep.sh before: the new one is removed again.
+            await Deno.remove(`${prefix}/sweep.sh`);
+            const fresh = await exec(asUser([
+              ...env([`DROVER_BASE_URL=${base}/r2`]),
+              "sh",
+              `${work}/install.sh`,
+              "--prefix",
+              prefix,
+            ]));
+            assert.equal(fresh.code, 1, fresh.stderr);
+            assert.match(
+              fresh.stderr,
+              /; removed the new sweep\.sh; the previous install is as it was/,
+            );
+            assert.deepEqual(await leftovers(prefix), ["drover"]);
+          } finally {
+            await exec([chattr, "-i", `${prefix}/drover`]);
+          }
+          // Replaceable again: the upgrade goes through.
+          const ok = await exec(asUser([
+            ...env([`DROVER_BASE_URL=${base}/r2`]),
+            "sh",
+            `${work}/install.sh`,
+            "--prefix",
+            prefix,
+          ]));
+          assert.equal(ok.code, 0, ok.stderr);
+          assert.equal(await sha256(`${prefix}/drover`), await sha256(fx.drover.r2));
+          assert.deepEqual(await leftovers(prefix), ["drover", "sweep.sh"]);
+        },
+      );
+
       await t.step(
         "a tampered archive is refused and nothing is installed or changed",
         async () => {
@@ -399,6 +534,7 @@ testWithTools(
         "mkdir",
         "cp",
         "mv",
+        "ln",
         "chmod",
         "tar",
         "gzip",

@@ -410,3 +410,24 @@ Deno.test("other files drover writes: the availability cache and saved screens n
     await Deno.remove(h.dir, { recursive: true });
   }
 });
+
+Deno.test("state: a file drover wrote is taken as written; one edited since is held to the schema", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "drover-state-" });
+  try {
+    const path = `${dir}/s.state.json`;
+    const st = { ...freshState("s"), dedup: { k: 5 }, updatedAt: 9 };
+    await saveState(path, st);
+    const text = await Deno.readTextFile(path);
+    assert.match(text, /,"written":"sha256:[0-9a-f]{64}"\}\n$/);
+    assert.deepEqual(await loadState(path, "s"), { state: st });
+    // Edited by hand (or by anything but drover): the checksum no longer fits, the schema decides.
+    await Deno.writeTextFile(path, text.replace('"dedup":{"k":5}', '"dedup":[]'));
+    const r = await loadState(path, "s", 1);
+    assert.match(r.warning ?? "", /dedup: expected record, received array/);
+    // A file drover wrote for another session is still not this session's.
+    await saveState(path, freshState("t"));
+    assert.match((await loadState(path, "s", 2)).warning ?? "", /belongs to session "t"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

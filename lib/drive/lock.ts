@@ -173,7 +173,15 @@ export async function acquireDriveLock(req: DriveLockRequest): Promise<DriveLock
     try {
       dirs.push(await lockDirIn(base, uid));
     } catch (e) {
-      if (isDiskFull(e)) throw unwritable(`${base}/…/${req.key}.lock`, e);
+      if (isDiskFull(e)) {
+        throw new DroverError(
+          "STATE_UNWRITABLE",
+          `cannot make the drive lock directory under ${base}: the disk or the quota is full (${
+            message(e)
+          }); nothing was touched`,
+          { details: { lock_dir: base }, cause: e },
+        );
+      }
       // /run/user/UID only exists while the user has a session: not a problem worth a word.
       if (e instanceof Deno.errors.NotFound && base.startsWith("/run/user/")) continue;
       skipped.push(e instanceof UnsafeDir ? e.message : `${base}: ${message(e)}`);

@@ -20,7 +20,7 @@
  */
 import { DroverError } from "../errors.ts";
 import { isDiskFull, NotRegularFile, openRegular } from "../io/safe_file.ts";
-import { privateDir, runtimeBases, UnsafeDir } from "../io/user_dirs.ts";
+import { RuntimeDirFull, type RuntimeDirs, runtimeDirs } from "../io/user_dirs.ts";
 
 export interface DriveLock {
   /** Every lock file held, runtime directories first. */
@@ -141,16 +141,6 @@ async function readHolder(f: Deno.FsFile): Promise<string> {
   }
 }
 
-/** Where a drive keeps its locks under one runtime base, created private on first use. */
-async function lockDirIn(base: string, uid: number | null): Promise<string> {
-  // systemd makes /run/user/UID; drover never does. /tmp/drover-UID is drover's own.
-  await privateDir(base, uid, !base.startsWith("/run/user/"));
-  const dir = base.startsWith("/run/user/") ? `${base}/drover` : base;
-  if (dir !== base) await privateDir(dir, uid, true);
-  await privateDir(`${dir}/locks`, uid, true);
-  return `${dir}/locks`;
-}
-
 export interface DriveLockRequest {
   /** The session key (options.ts `sessionKey`): socket path and session, hashed. */
   key: string;
@@ -165,28 +155,20 @@ export interface DriveLockRequest {
  * directory (module doc). Throws DRIVE_LOCKED (73) or STATE_UNWRITABLE (74); holds nothing then.
  */
 export async function acquireDriveLock(req: DriveLockRequest): Promise<DriveLock> {
-  const uid = Deno.uid();
-  const bases = req.runtimeBases ?? (uid === null ? [] : runtimeBases(uid));
-  const dirs: string[] = [];
-  const skipped: string[] = [];
-  for (const base of bases) {
-    try {
-      dirs.push(await lockDirIn(base, uid));
-    } catch (e) {
-      if (isDiskFull(e)) {
-        throw new DroverError(
-          "STATE_UNWRITABLE",
-          `cannot make the drive lock directory under ${base}: the disk or the quota is full (${
-            message(e)
-          }); nothing was touched`,
-          { details: { lock_dir: base }, cause: e },
-        );
-      }
-      // /run/user/UID only exists while the user has a session: not a problem worth a word.
-      if (e instanceof Deno.errors.NotFound && base.startsWith("/run/user/")) continue;
-      skipped.push(e instanceof UnsafeDir ? e.message : `${base}: ${message(e)}`);
-    }
+  let found: RuntimeDirs;
+  try {
+    found = await runtimeDirs("locks", req.runtimeBases);
+  } catch (e) {
+    if (!(e instanceof RuntimeDirFull)) throw e;
+    throw new DroverError(
+      "STATE_UNWRITABLE",
+      `cannot make the drive lock directory under ${e.base}: the disk or the quota is full (${
+        message(e.cause)
+      }); nothing was touched`,
+      { details: { lock_dir: e.base }, cause: e.cause },
+    );
   }
+  const { dirs, skipped } = found;
   const fallback = dirs.length > 0 ? null : `no private per-user runtime directory holds the ` +
     `drive lock (${
       skipped.join("; ") || "none exists"

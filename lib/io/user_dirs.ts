@@ -9,6 +9,7 @@
  * the place of a lock file. Group write is allowed only for the user's own primary group (a
  * `umask 002` system with per-user groups makes 0775 directories).
  */
+import { isDiskFull } from "./safe_file.ts";
 
 /**
  * The per-user runtime bases, in order: systemd's `/run/user/UID` (only while the user has a
@@ -59,4 +60,63 @@ export async function privateDir(path: string, uid: number | null, create: boole
   const info = await Deno.lstat(path);
   const why = notPrivate(info, uid);
   if (why !== null) throw new UnsafeDir(path, why);
+}
+
+/**
+ * Where drover keeps `sub` (the drive's "locks", approve's "claims") under one runtime base:
+ * `/run/user/UID/drover/SUB` or `/tmp/drover-UID/SUB`, every level made private on first use.
+ * systemd makes /run/user/UID and drover never does; /tmp/drover-UID is drover's own (0700).
+ */
+export async function runtimeSubdir(
+  base: string,
+  sub: string,
+  uid: number | null,
+): Promise<string> {
+  const systemd = base.startsWith("/run/user/");
+  await privateDir(base, uid, !systemd);
+  const dir = systemd ? `${base}/drover` : base;
+  if (dir !== base) await privateDir(dir, uid, true);
+  await privateDir(`${dir}/${sub}`, uid, true);
+  return `${dir}/${sub}`;
+}
+
+/** Making a directory under a runtime base failed on a full disk or quota: exit 74 for callers. */
+export class RuntimeDirFull extends Error {
+  constructor(readonly base: string, override readonly cause: unknown) {
+    super(`${base}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+export interface RuntimeDirs {
+  /** `sub` under each base that can hold it, in the bases' order. */
+  dirs: string[];
+  /** Why each other base could not (a missing /run/user/UID is not worth a word). */
+  skipped: string[];
+}
+
+/**
+ * `sub` under every usable runtime base (default: the user's own, `runtimeBases`). Every process
+ * of the user finds the same ones, whatever its environment, so what one puts there (a lock, a
+ * claim) the others see. Throws RuntimeDirFull on a full disk; any other failure skips the base.
+ */
+export async function runtimeDirs(
+  sub: string,
+  bases?: string[],
+  uid: number | null = Deno.uid(),
+): Promise<RuntimeDirs> {
+  const dirs: string[] = [];
+  const skipped: string[] = [];
+  for (const base of bases ?? (uid === null ? [] : runtimeBases(uid))) {
+    try {
+      dirs.push(await runtimeSubdir(base, sub, uid));
+    } catch (e) {
+      if (isDiskFull(e)) throw new RuntimeDirFull(base, e);
+      // /run/user/UID only exists while the user has a session: not a problem worth a word.
+      if (e instanceof Deno.errors.NotFound && base.startsWith("/run/user/")) continue;
+      skipped.push(
+        e instanceof UnsafeDir ? e.message : `${base}: ${e instanceof Error ? e.message : e}`,
+      );
+    }
+  }
+  return { dirs, skipped };
 }

@@ -19,7 +19,7 @@ import type { PaneInfo } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
 import { sendKeys } from "../tmux/send.ts";
 import { setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.ts";
-import { acquireClaim, claimName, peekClaim } from "./claim.ts";
+import { acquireClaim, claimPathError, claimPaths, peekClaim } from "./claim.ts";
 import {
   APPROVE_EXIT,
   fingerprint,
@@ -51,8 +51,13 @@ export interface ApproveRequest {
    */
   profileNote?: string | null;
   dryRun: boolean;
-  claimDir: string;
+  /** The server's socket path: with the pane id, it names the pane's claim (./claim.ts). */
   socketPath: string;
+  /**
+   * Runtime bases for the claim instead of the user's own (lib/io/user_dirs.ts `runtimeBases`):
+   * only tests and `verify`, whose private servers no other approver sees, pass one.
+   */
+  runtimeBases?: string[];
   /** How long to wait for the CLI to redraw after a key (ms). */
   settleMs?: number;
   pollMs?: number;
@@ -173,9 +178,15 @@ async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
     `it; ${tail} (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
   if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(), base);
 
-  const name = claimName(req.socketPath, req.pane.id);
+  // Where every approver of this user looks, whatever its environment; 74 when nowhere can hold it.
+  const paths = await claimPaths(req.socketPath, req.pane.id, req.runtimeBases);
   if (req.dryRun) {
-    const peek = await peekClaim(req.claimDir, name);
+    let peek: Awaited<ReturnType<typeof peekClaim>>;
+    try {
+      peek = await peekClaim(paths);
+    } catch (e) {
+      throw claimPathError(e) ?? e;
+    }
     base.claim = peek.path;
     if (peek.held) {
       return refused(
@@ -209,13 +220,14 @@ async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
 
   let claim: Awaited<ReturnType<typeof acquireClaim>>;
   try {
-    claim = await acquireClaim(req.claimDir, name);
+    claim = await acquireClaim(paths);
   } catch (e) {
-    throw new DroverError(
+    throw claimPathError(e) ?? new DroverError(
       "IO_FAILED",
-      `cannot take the pane's claim in ${req.claimDir}: ${
+      `cannot take the pane's approve claim ${paths.join(", ")}: ${
         e instanceof Error ? e.message : String(e)
-      }; point XDG_RUNTIME_DIR at a private directory (nothing was sent)`,
+      }; nothing was sent`,
+      { cause: e },
     );
   }
   if (!claim.ok) {
@@ -227,7 +239,7 @@ async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
       { ...base, claim: claim.path },
     );
   }
-  base.claim = claim.claim.path;
+  base.claim = claim.claim.paths[0] ?? null;
   try {
     const first = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
     base.before = summary(first);
@@ -287,7 +299,7 @@ async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
       form: g2.form,
       option: g2.option,
       dry_run: false,
-      claim: claim.claim.path,
+      claim: base.claim ?? null,
       before: base.before ?? null,
       after: v === null ? null : { ...summary(v), same_prompt: stillSame(v) },
     });

@@ -5,7 +5,6 @@
 import { checkCliFlag, judgedByDefault } from "../profile/resolve.ts";
 import { loadConfig } from "../config/discover.ts";
 import { approve, type ApproveOutcome } from "../approve/mod.ts";
-import { claimDir } from "../approve/claim.ts";
 import { makeGateWords, makeJudge } from "../approve/judge.ts";
 import { viewTarget } from "../identify/context.ts";
 import { socketPath } from "../tmux/options.ts";
@@ -39,7 +38,6 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     words: makeGateWords(view.identified.cli, config),
     profileNote: judgedByDefault(view.identified.cli, config),
     dryRun: o.dryRun === true,
-    claimDir: claimDir(),
     socketPath: await socketPath(server),
   });
   const data = {

@@ -190,6 +190,20 @@ export const ROOT: Entry = {
       load: () => import("./classify.ts"),
     },
     {
+      name: "__claim-paths",
+      hidden: true,
+      help: "print where a pane's approve claim lives, one path a line (for sweep.sh)",
+      schema: "drover.claim-paths.v1",
+      args: [{ arg: "<pane>", help: "tmux pane id (%12)" }],
+      options: [
+        {
+          flags: "--format-version <n>",
+          help: "the format version the reader expects (sweep.sh passes it)",
+        },
+      ],
+      load: () => import("./claim_paths.ts"),
+    },
+    {
       name: "profile",
       help: "inspect prompt-shape profiles",
       commands: [

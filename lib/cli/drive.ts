@@ -4,7 +4,6 @@
  * result (the drover.drive.v1 envelope under --json). Exit codes: see DRIVE_EXIT and the README.
  */
 import { loadConfig } from "../config/discover.ts";
-import { claimDir } from "../approve/claim.ts";
 import { DroverError } from "../errors.ts";
 import {
   appendEvent,
@@ -120,7 +119,6 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
       ...(opts.orchestrator === undefined ? {} : { orchestrator: opts.orchestrator }),
       ...(opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }),
       hookTimeoutMs: opts.hookTimeoutMs,
-      claimDir: claimDir(),
       socketPath: sock,
     });
     loop = new DriveLoop(

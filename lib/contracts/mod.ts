@@ -5,6 +5,7 @@
 import type { Contract } from "./envelope.ts";
 import { APPROVE } from "./approve.ts";
 import { CAPTURE } from "./capture.ts";
+import { CLAIM_PATHS } from "./claim_paths.ts";
 import { CLASSIFY } from "./classify.ts";
 import { CLIS } from "./clis.ts";
 import { CONFIG_CHECK } from "./config_check.ts";
@@ -27,6 +28,7 @@ export type { Contract };
 export const CONTRACTS: readonly Contract[] = [
   APPROVE,
   CAPTURE,
+  CLAIM_PATHS,
   CLASSIFY,
   CLIS,
   CONFIG_CHECK,

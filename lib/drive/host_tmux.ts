@@ -42,8 +42,9 @@ export interface TmuxHostOptions {
   orchestrator?: string;
   /** --settle: overrides every CLI's submit delay. */
   settleMs?: number;
-  claimDir: string;
   socketPath: string;
+  /** Runtime bases for approve's claims instead of the user's own (lib/approve/claim.ts). */
+  claimBases?: string[];
   /** How long lib/approve waits for the CLI to redraw after a key. */
   approveSettleMs?: number;
   /** Deadline of one --on-escalate run (default DEFAULT_HOOK_TIMEOUT_MS). */
@@ -237,8 +238,8 @@ export class TmuxDriveHost implements DriveHost {
         words,
         profileNote: judgedByDefault(pane.ref.cli, this.o.config),
         dryRun: false,
-        claimDir: this.o.claimDir,
         socketPath: this.o.socketPath,
+        ...(this.o.claimBases === undefined ? {} : { runtimeBases: this.o.claimBases }),
         ...(this.o.approveSettleMs === undefined ? {} : { settleMs: this.o.approveSettleMs }),
       });
       if (rejected && r.outcome === "refused") {

@@ -679,7 +679,8 @@ async function runStep(
       orchestrator: { is: false },
       judge: makeJudge(target.table.cli, target.config, pane.title),
       dryRun: false,
-      claimDir: `${opts.tmpRoot}/claims`,
+      // Its private servers: no other approver sees their panes.
+      runtimeBases: [opts.tmpRoot],
       socketPath: await socketPath(server),
       settleMs: APPROVE_SETTLE_MS,
     });

@@ -48,7 +48,7 @@ const host = new TmuxDriveHost({
   server: { socketName: srv.name },
   config: EMPTY_CONFIG,
   session: "bench",
-  claimDir: `${stateDir}/claims`,
+  claimBases: [stateDir],
   socketPath: sock,
 });
 let escalations = 0;

@@ -16,7 +16,7 @@ import {
   type ReplayPane,
   startReplay,
 } from "../helpers/replay.ts";
-import { claimDir, claimName } from "../../lib/approve/claim.ts";
+import { claimPaths } from "../../lib/approve/claim.ts";
 import { approve } from "../../lib/approve/mod.ts";
 import { makeJudge } from "../../lib/approve/judge.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
@@ -55,7 +55,7 @@ interface Rig extends AsyncDisposable {
 
 /**
  * Session "agents": window 0 = the orchestrator (default: the ready screen), window 1 = the agent
- * showing `screen`. Claims live in a private XDG_RUNTIME_DIR.
+ * showing `screen`. Claims are the user's own (keyed by this private server's socket).
  */
 async function rig(
   screen: ManifestScreen,
@@ -304,7 +304,6 @@ async function approveWithHook(r: Rig, target: string, hook: () => Promise<void>
     orchestrator: { is: view.role === "orchestrator", why: view.roleWhy },
     judge: makeJudge(view.identified.cli, EMPTY_CONFIG, view.pane.title),
     dryRun: false,
-    claimDir: claimDir({ XDG_RUNTIME_DIR: r.runtime }),
     socketPath: await socketPath(server),
     beforeReconfirm: hook,
   });
@@ -348,20 +347,31 @@ async function socketOf(srv: TestServer): Promise<string> {
 
 Deno.test("approve sends nothing while another approver holds the pane's claim; a stale claim is stolen", async () => {
   await using r = await rig(need(/^bash-prompt$/));
-  const dir = `${r.runtime}/drover/claims`;
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = `${dir}/${claimName(await socketOf(r.srv), r.agent.paneId)}`;
-  await Deno.writeTextFile(path, "other approver\n");
-  const held = await r.approve(["agents:1.0"]);
-  assert.equal(held.code, 11, JSON.stringify(held.out));
-  assert.equal(held.out.data.reason, "claimed");
-  assert.equal(held.keys, "");
-  const old = new Date(Date.now() - 11_000);
-  await Deno.utime(path, old, old);
-  const stolen = await r.approve(["agents:1.0"]);
-  assert.equal(stolen.code, 0, JSON.stringify(stolen.out));
-  assert.equal(stolen.keys, "1");
-  await assert.rejects(() => Deno.stat(path), "the claim is released after the approval");
+  // Where every approver of this user looks (lib/approve/claim.ts), whatever XDG_RUNTIME_DIR says.
+  const paths = await claimPaths(await socketOf(r.srv), r.agent.paneId);
+  const path = paths.at(-1)!;
+  try {
+    await Deno.writeTextFile(path, "other approver\n");
+    const held = await r.approve(["agents:1.0"]);
+    assert.equal(held.code, 11, JSON.stringify(held.out));
+    assert.equal(held.out.data.reason, "claimed");
+    assert.match(held.out.data.message, /\(other approver, 0s old, /);
+    assert.equal(held.keys, "");
+    const old = new Date(Date.now() - 11_000);
+    await Deno.utime(path, old, old);
+    const stolen = await r.approve(["agents:1.0"]);
+    assert.equal(stolen.code, 0, JSON.stringify(stolen.out));
+    assert.equal(stolen.keys, "1");
+    for (const p of paths) {
+      await assert.rejects(
+        () => Deno.lstat(p),
+        Deno.errors.NotFound,
+        "released after the approval",
+      );
+    }
+  } finally {
+    await Deno.remove(path).catch(() => {});
+  }
 });
 
 Deno.test("a digit that does not take gets one Enter, never more", async () => {

@@ -1,9 +1,17 @@
 import assert from "node:assert/strict";
 import { APPROVE_EXIT, fingerprint, gate, type GateVerdicts } from "../../lib/approve/gate.ts";
-import { acquireClaim, claimDir, claimName, peekClaim } from "../../lib/approve/claim.ts";
+import {
+  acquireClaim,
+  claimName,
+  claimPathError,
+  claimPaths,
+  peekClaim,
+} from "../../lib/approve/claim.ts";
+import { runtimeBases } from "../../lib/io/user_dirs.ts";
 import { type GateWords, gateWordsFor, shippedGateWords } from "../../lib/profile/gate_words.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { parseConfig } from "../../lib/config/load.ts";
+import { DroverError } from "../../lib/errors.ts";
 
 const v = (over: Partial<GateVerdicts> = {}): GateVerdicts => ({
   live_prompt: true,
@@ -71,29 +79,147 @@ Deno.test("claim: exclusive, peekable, stolen only when older than 10 s, release
   try {
     const name = claimName("/tmp/tmux-0/my sock", "%7");
     assert.equal(name, "_tmp_tmux-0_my_sock_7.claim");
-    const first = await acquireClaim(dir, name);
+    const paths = [`${dir}/${name}`];
+    const first = await acquireClaim(paths);
     assert.ok(first.ok);
-    const second = await acquireClaim(dir, name);
+    const second = await acquireClaim(paths);
     assert.ok(!second.ok);
-    assert.ok((await peekClaim(dir, name)).held);
+    assert.ok((await peekClaim(paths)).held);
     // Age the claim past the TTL: it is stolen once.
     const old = new Date(Date.now() - 11_000);
-    await Deno.utime(`${dir}/${name}`, old, old);
-    const third = await acquireClaim(dir, name);
+    await Deno.utime(paths[0], old, old);
+    const third = await acquireClaim(paths);
     assert.ok(third.ok && third.stole);
     // The first holder's release must not remove the thief's claim.
     if (first.ok) await first.claim.release();
-    assert.ok((await peekClaim(dir, name)).held);
+    assert.ok((await peekClaim(paths)).held);
     if (third.ok) await third.claim.release();
-    assert.ok(!(await peekClaim(dir, name)).held);
+    assert.ok(!(await peekClaim(paths)).held);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("claim dir: XDG_RUNTIME_DIR, else /tmp/drover-<uid>", () => {
-  assert.equal(claimDir({ XDG_RUNTIME_DIR: "/run/user/5" }), "/run/user/5/drover/claims");
-  assert.match(claimDir({}), /^\/tmp\/drover-[0-9]+\/claims$/);
+Deno.test("claim: taken at every path or none — held at any one, the others are released", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const paths = [`${root}/a.claim`, `${root}/b.claim`];
+    await Deno.writeTextFile(paths[1], "sweep.sh pid=1\n");
+    const r = await acquireClaim(paths);
+    assert.ok(!r.ok);
+    assert.equal(!r.ok && r.path, paths[1]);
+    assert.equal(!r.ok && r.holder, "sweep.sh pid=1");
+    await assert.rejects(() => Deno.lstat(paths[0]), Deno.errors.NotFound, "the first is let go");
+    await Deno.remove(paths[1]);
+    const ok = await acquireClaim(paths);
+    assert.ok(ok.ok);
+    assert.deepEqual(ok.ok && ok.claim.paths, paths);
+    if (ok.ok) await ok.claim.release();
+    for (const p of paths) await assert.rejects(() => Deno.lstat(p), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+// Issue 27 follow-up: the claim directory came from XDG_RUNTIME_DIR, so cron (env -i) and a shell
+// took their claims in different directories. It is derived from the uid alone, like the lock's.
+Deno.test("claim paths: the per-user runtime dirs of the uid, never XDG_RUNTIME_DIR; created 0700", async () => {
+  const uid = Deno.uid()!;
+  assert.deepEqual(runtimeBases(uid), [`/run/user/${uid}`, `/tmp/drover-${uid}`]);
+  const saved = Deno.env.get("XDG_RUNTIME_DIR");
+  const elsewhere = await Deno.makeTempDir();
+  Deno.env.set("XDG_RUNTIME_DIR", elsewhere);
+  try {
+    const real = await claimPaths("/tmp/tmux-0/s", "%3");
+    assert.ok(real.length >= 1);
+    assert.equal(real.at(-1), `/tmp/drover-${uid}/claims/_tmp_tmux-0_s_3.claim`);
+    for (const p of real) assert.ok(!p.startsWith(elsewhere), p);
+  } finally {
+    if (saved === undefined) Deno.env.delete("XDG_RUNTIME_DIR");
+    else Deno.env.set("XDG_RUNTIME_DIR", saved);
+    await Deno.remove(elsewhere, { recursive: true });
+  }
+  // A fresh base (as /tmp/drover-UID on a new machine), under a permissive umask: private.
+  const root = await Deno.makeTempDir();
+  const umask = Deno.umask(0o000);
+  try {
+    const got = await claimPaths("/s", "%1", [`${root}/run/user/${uid}`, `${root}/drover-${uid}`]);
+    assert.deepEqual(
+      got,
+      [`${root}/drover-${uid}/claims/_s_1.claim`],
+      "a missing /run/user is skipped",
+    );
+    for (const d of [`${root}/drover-${uid}`, `${root}/drover-${uid}/claims`]) {
+      assert.equal((await Deno.lstat(d)).mode! & 0o777, 0o700, d);
+    }
+  } finally {
+    Deno.umask(umask);
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("claim paths: no private runtime dir → 74, naming why; nothing to take", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${root}/open`);
+    await Deno.chmod(`${root}/open`, 0o777);
+    await Deno.symlink(`${root}/open`, `${root}/link`);
+    await assert.rejects(
+      () => claimPaths("/s", "%1", [`${root}/open`, `${root}/link`]),
+      (e: unknown) => {
+        assert.ok(e instanceof DroverError && e.code === "STATE_UNWRITABLE" && e.exitCode === 74);
+        assert.match(e.message, /writable by others \(mode 777\)/);
+        assert.match(e.message, /is a symbolic link/);
+        assert.match(e.message, /nothing was sent/);
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("claim: a symlink, FIFO or directory at a claim path is refused (74), left as it is, its target untouched", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const target = `${root}/target`;
+    await Deno.writeTextFile(target, "SECRET\n");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(target, old, old);
+    const path = `${root}/p.claim`;
+    const plant = {
+      symlink: () => Deno.symlink(target, path),
+      dangling: () => Deno.symlink(`${root}/none`, path),
+      fifo: async () => {
+        const r = await new Deno.Command("mkfifo", { args: [path] }).output();
+        assert.equal(r.code, 0);
+      },
+      directory: () => Deno.mkdir(path),
+    };
+    for (const [kind, make] of Object.entries(plant)) {
+      await make();
+      // Aged past the TTL, so the old code stole it like any stale claim.
+      await new Deno.Command("touch", { args: ["-h", "-d", "@1", path] }).output();
+      const before = await Deno.lstat(path);
+      for (const attempt of [() => acquireClaim([path]), () => peekClaim([path])]) {
+        await assert.rejects(attempt, (e: unknown) => {
+          const err = claimPathError(e);
+          assert.ok(err && err.exitCode === 74, `${kind}: ${e}`);
+          assert.match(err.message, /stands where the pane's approve claim file .* belongs/);
+          assert.doesNotMatch(err.message, /SECRET/);
+          return true;
+        }, kind);
+      }
+      const after = await Deno.lstat(path);
+      assert.equal(after.ino, before.ino, `${kind}: left where it is`);
+      assert.equal(await Deno.readTextFile(target), "SECRET\n");
+      assert.equal((await Deno.stat(target)).mtime?.getTime(), old.getTime());
+      await Deno.remove(path);
+    }
+    await assert.rejects(() => Deno.lstat(`${root}/none`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 // ---- Option 1 must be an affirmative one-time choice (issue 10) ----

@@ -7,6 +7,7 @@ import { resolveDriveOptions } from "../../lib/drive/options.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { DroverError } from "../../lib/errors.ts";
 import { acquireClaim, peekClaim } from "../../lib/approve/claim.ts";
+import { NotRegularFile } from "../../lib/io/safe_file.ts";
 
 /** An endless source that counts what was read from it. */
 function endless(): { read(p: Uint8Array): Promise<number>; served: number } {
@@ -95,7 +96,7 @@ async function mkfifo(path: string): Promise<void> {
 // at the state path hung `drive --once` (and with it every later tick: they found it locked), and
 // one at a claim path hung approve. Each read must come back, with nothing written into the FIFO.
 // Issue 27: a FIFO at the state path is refused (exit 74) rather than set aside, and left where it is.
-Deno.test("a FIFO at the state path is refused unread (74), left in place; one at a claim path is never read", async () => {
+Deno.test("a FIFO at the state path is refused unread (74), left in place; one at a claim path is refused unread too", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/s.state.json`;
@@ -107,18 +108,12 @@ Deno.test("a FIFO at the state path is refused unread (74), left in place; one a
     });
     assert.ok((await Deno.lstat(path)).isFifo);
 
+    // Issue 27 follow-up: at a claim path it is refused too (exit 74 in approve), never read.
     await Deno.mkdir(`${dir}/claims`);
     await mkfifo(`${dir}/claims/pane`);
-    const held = await acquireClaim(`${dir}/claims`, "pane");
-    assert.equal(held.ok, false);
-    assert.equal(!held.ok && held.holder, "(not a file)");
-    assert.equal((await peekClaim(`${dir}/claims`, "pane")).holder, "(not a file)");
-    // Stale (older than the claim TTL): stolen like any stale claim, and then ours.
-    const old = new Date(Date.now() - 60_000);
-    await Deno.utime(`${dir}/claims/pane`, old, old);
-    const stolen = await acquireClaim(`${dir}/claims`, "pane");
-    assert.equal(stolen.ok && stolen.stole, true);
-    if (stolen.ok) await stolen.claim.release();
+    await assert.rejects(() => acquireClaim([`${dir}/claims/pane`]), NotRegularFile);
+    await assert.rejects(() => peekClaim([`${dir}/claims/pane`]), NotRegularFile);
+    assert.ok((await Deno.lstat(`${dir}/claims/pane`)).isFifo);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -27,10 +27,12 @@
 # 15 no option 1, 16 prompt changed before the send, 17 sent but the prompt is still live,
 # 18 option 1 / the first choice is no one-time yes (a rejection such as "No", or a mode switch),
 # 19 the pane's window has synchronize-panes on, 20 the 1 landed in an input line (nothing more
-# sent).
+# sent), 74 something that is not a regular file (a symlink, FIFO, directory) stands at the
+# pane's claim path, or no private per-user runtime directory can hold a claim (nothing sent).
+# Claims live where drover's do (`drover __claim-paths`), whatever the environment.
 #
-# Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (claims and
-# state), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
+# Environment: DROVER (the drover binary; default: drover on PATH), XDG_RUNTIME_DIR (the stuck
+# state; never the claims), SWEEP_STATE_DIR, SWEEP_DEDUP_SECONDS (300), SWEEP_PROMPT_STUCK_SECONDS (120),
 # SWEEP_CONTEXT_BLOAT_K (250), SWEEP_CONTEXT_USED_PCT (90), SWEEP_TIME_LIMIT (120: seconds a
 # command may run before it is stopped with exit 124 — a backtracking profile pattern cannot wedge
 # a cron sweep), SWEEP_MEMORY_LIMIT_MB (512: the script's own address space, drover and tmux
@@ -45,6 +47,7 @@ shopt -s extglob nocasematch
 readonly PROFILE_FORMAT_VERSION=2
 readonly PANES_FORMAT_VERSION=1
 readonly CLASSIFY_FORMAT_VERSION=1
+readonly CLAIM_PATHS_FORMAT_VERSION=1
 
 # The liveness windows and the decoration class are compiled constants of drover (DESIGN §5);
 # they arrive on the same __prompt-profile call (rows named _<constant>) and are checked here.
@@ -968,55 +971,91 @@ pane_row() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Claims: the same directory and names drover uses, so the binary and the script exclude each other.
+# Claims: drover says where a pane's claim lives (`drover __claim-paths`, one definition for the
+# binary and this script: the per-user runtime directories derived from the uid, never from
+# XDG_RUNTIME_DIR, and a name from the server's socket path and the pane id). So this script,
+# `drover approve` and drive exclude each other whatever their environments (cron's `env -i`, a
+# shell's XDG_RUNTIME_DIR). The claim is taken at every path, in order; something that is not a
+# regular file at a path is never opened nor removed (exit 74).
 
-claim_dir() {
-  if [[ "${XDG_RUNTIME_DIR:-}" == /* ]]; then
-    printf '%s/drover/claims' "$XDG_RUNTIME_DIR"
-  else
-    printf '/tmp/drover-%s/claims' "$EUID"
-  fi
-}
-
-claim_name() {
-  local LC_ALL=C
-  local sock=$1 pane=$2
-  printf '%s_%s.claim' "${sock//[^A-Za-z0-9._-]/_}" "${pane#%}"
-}
-
-CLAIM_PATH=""
+CLAIM_PATHS=()
+CLAIM_TAKEN=()
 CLAIM_TOKEN=""
+CLAIM_HOLDER=""
+CLAIM_HOLDER_PATH=""
+CLAIM_WHAT=""
+
 release_claim() {
-  if [[ -n "$CLAIM_PATH" && -f "$CLAIM_PATH" ]]; then
-    local held
-    held=$(<"$CLAIM_PATH") 2>/dev/null || held=""
-    [[ "$held" == "$CLAIM_TOKEN" ]] && rm -f -- "$CLAIM_PATH"
-  fi
-  CLAIM_PATH=""
+  local p held
+  for p in "${CLAIM_TAKEN[@]}"; do
+    if [[ -f "$p" && ! -L "$p" ]]; then
+      held=$(head -c 1024 -- "$p" 2>/dev/null) || held=""
+      [[ "$held" == "$CLAIM_TOKEN" ]] && rm -f -- "$p"
+    fi
+  done
+  CLAIM_TAKEN=()
 }
 
-# take_claim PANE_ID — 0 when ours; 1 when another approver holds it (CLAIM_HOLDER set).
-take_claim() {
-  local pane=$1 sock dir path now mtime ino aside
-  sock=$(t display-message -p '#{socket_path}' 2>/dev/null) || sock=""
-  dir=$(claim_dir)
-  local e
-  e=$(mkdir -p -m 700 -- "$dir" 2>&1) || die 3 "cannot create the claim directory $dir: $e"
-  [[ -O "$dir" ]] || die 3 "claim directory $dir belongs to another user"
-  path="$dir/$(claim_name "$sock" "$pane")"
-  CLAIM_TOKEN="sweep.sh pid=$$ at=$(date +%s) rand=$RANDOM$RANDOM"
-  # noclobber (set -C) refuses only an existing regular file: a FIFO put at the path would be
-  # opened and wait for a reader for ever. Write only where nothing is; read only a file.
-  if [[ ! -e "$path" && ! -L "$path" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
-    CLAIM_PATH=$path
-    return 0
+# claim_paths PANE_ID -> CLAIM_PATHS, from drover. No private runtime directory: refused (74).
+claim_paths() {
+  local pane=$1 first=1 line
+  need_drover
+  drover_out __claim-paths --format-version "$CLAIM_PATHS_FORMAT_VERSION" "$pane"
+  if ((RC != 0)); then
+    [[ "$ERR" == *FORMAT_MISMATCH* ]] && die 5 "drover refused this script: ${ERR//$'\n'/ }"
+    ((RC == 74)) && REFUSE_DETAIL="${ERR//$'\n'/ }" refuse 74 claim-path
+    die 3 "drover __claim-paths failed (exit $RC): ${ERR//$'\n'/ }"
   fi
+  CLAIM_PATHS=()
+  while IFS= read -r line; do
+    if ((first)); then
+      first=0
+      [[ "$line" == "drover-claim-paths/$CLAIM_PATHS_FORMAT_VERSION" ]] ||
+        die 5 "drover __claim-paths printed \"$line\", this sweep.sh reads format $CLAIM_PATHS_FORMAT_VERSION — use the script from \`drover sweep-script\`"
+      continue
+    fi
+    [[ "$line" == /*.claim ]] || die 5 "drover __claim-paths printed no claim path (\"$line\"); drover and sweep.sh do not match"
+    CLAIM_PATHS+=("$line")
+  done <<<"$OUT"
+  ((${#CLAIM_PATHS[@]} > 0)) || die 3 "drover __claim-paths printed no path"
+}
+
+# not_regular PATH — 0 (CLAIM_WHAT set) when something other than a regular file stands there.
+not_regular() {
+  local p=$1
+  CLAIM_WHAT=""
+  if [[ -L "$p" ]]; then
+    CLAIM_WHAT="a symbolic link"
+  elif [[ -d "$p" ]]; then
+    CLAIM_WHAT="a directory"
+  elif [[ -p "$p" ]]; then
+    CLAIM_WHAT="a FIFO"
+  elif [[ -e "$p" && ! -f "$p" ]]; then
+    CLAIM_WHAT="a socket or device"
+  fi
+  [[ -n "$CLAIM_WHAT" ]]
+}
+
+# claim_create PATH — 0 when this call created the file. Only where nothing is: noclobber (set -C)
+# refuses only an existing regular file, and a FIFO would be opened and wait for a reader.
+claim_create() {
+  [[ ! -e "$1" && ! -L "$1" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$1") 2>/dev/null
+}
+
+# take_one PATH — 0 taken; 1 held by another approver (CLAIM_HOLDER); 2 not a regular file.
+take_one() {
+  local path=$1 now mtime ino aside
+  CLAIM_HOLDER_PATH=$path CLAIM_HOLDER=""
+  not_regular "$path" && return 2
+  claim_create "$path" && return 0
+  not_regular "$path" && return 2
   now=$(date +%s)
   mtime=$(stat -c %Y -- "$path" 2>/dev/null) || mtime=""
   ino=$(stat -c %i -- "$path" 2>/dev/null) || ino=""
-  CLAIM_HOLDER="(not a file)"
-  [[ -f "$path" ]] && { CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""; }
-  CLAIM_HOLDER_PATH=$path
+  if [[ -f "$path" && ! -L "$path" ]]; then
+    CLAIM_HOLDER=$(head -c 200 -- "$path" 2>/dev/null) || CLAIM_HOLDER=""
+    CLAIM_HOLDER=${CLAIM_HOLDER//[![:print:]]/?}
+  fi
   # Unknown age is never stale; a fresh claim stands.
   [[ -n "$mtime" && -n "$ino" ]] || return 1
   ((now - mtime > CLAIM_TTL_SECONDS)) || return 1
@@ -1029,11 +1068,27 @@ take_claim() {
     return 1
   fi
   rm -f -- "$aside"
-  if [[ ! -e "$path" && ! -L "$path" ]] && (set -C && printf '%s\n' "$CLAIM_TOKEN" >"$path") 2>/dev/null; then
-    CLAIM_PATH=$path
-    return 0
-  fi
+  claim_create "$path" && return 0
   return 1
+}
+
+# take_claim PANE_ID — 0 when every claim path is ours; else take_one's code for the path that
+# stopped it (CLAIM_HOLDER_PATH), with nothing held.
+take_claim() {
+  local pane=$1 path rc
+  claim_paths "$pane"
+  CLAIM_TOKEN="sweep.sh pid=$$ at=$(date +%s) rand=$RANDOM$RANDOM"
+  CLAIM_TAKEN=()
+  for path in "${CLAIM_PATHS[@]}"; do
+    rc=0
+    take_one "$path" || rc=$?
+    if ((rc != 0)); then
+      release_claim
+      return "$rc"
+    fi
+    CLAIM_TAKEN+=("$path")
+  done
+  return 0
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -1152,7 +1207,12 @@ cmd_approve() {
   load_profile "$cli"
   local no_sync="its window has tmux synchronize-panes on: a key would reach every synchronized pane"
   synchronized "$pane" && REFUSE_DETAIL=$no_sync refuse 19 synchronized
-  if ! take_claim "$pane"; then
+  local claimed=0
+  take_claim "$pane" || claimed=$?
+  if ((claimed == 2)); then
+    REFUSE_DETAIL="$CLAIM_WHAT stands where the pane's claim file $CLAIM_HOLDER_PATH belongs; it was left as it is (remove it)" \
+      refuse 74 claim-path
+  elif ((claimed != 0)); then
     REFUSE_DETAIL="claimed by another approver (${CLAIM_HOLDER:-unknown}, $CLAIM_HOLDER_PATH)" \
       refuse 11 claimed
   fi
@@ -1236,11 +1296,17 @@ state_dir() {
   fi
 }
 
+# make_private_dir DIR — DIR and every missing parent created 0700 whatever the umask: under
+# /tmp/drover-UID, which drover's locks and claims use only while no one else can write it.
+make_private_dir() {
+  (umask 077 && mkdir -p -- "$1") 2>/dev/null
+}
+
 # dedup AGENT SHAPE -> 0 when this report should be printed now (and records it).
 dedup() {
   local agent=$1 shape=$2 dir file now window a s ts keep=() fresh=1
   dir=$(state_dir)
-  mkdir -p -m 700 -- "$dir" 2>/dev/null || die 3 "cannot create the state directory $dir"
+  make_private_dir "$dir" || die 3 "cannot create the state directory $dir"
   file="$dir/stuck-dedup.tsv"
   now=$(date +%s)
   window=${SWEEP_DEDUP_SECONDS:-300}
@@ -1348,7 +1414,7 @@ cmd_stuck_eval() {
 prompt_age() {
   local agent=$1 fp=$2 dir file now a f ts keep=() found=""
   dir=$(state_dir)
-  mkdir -p -m 700 -- "$dir" 2>/dev/null || die 3 "cannot create the state directory $dir"
+  make_private_dir "$dir" || die 3 "cannot create the state directory $dir"
   file="$dir/prompt-seen.tsv"
   now=$(date +%s)
   fp=$(printf '%s' "$fp" | cksum)

@@ -17,7 +17,8 @@ import {
   type Screen,
   startReplay,
 } from "../helpers/replay.ts";
-import { claimName } from "../../lib/approve/claim.ts";
+import { acquireClaim, claimPaths } from "../../lib/approve/claim.ts";
+import { CLAIM_PATHS } from "../../lib/contracts/claim_paths.ts";
 import { detect } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
@@ -193,12 +194,16 @@ Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, he
   {
     await using r = await sweepRig(prompt);
     const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
-    await Deno.mkdir(`${r.tmp}/drover/claims`, { recursive: true });
-    await Deno.writeTextFile(`${r.tmp}/drover/claims/${claimName(sock, r.agent.paneId)}`, "x\n");
-    const res = await r.run(["approve", "agents:1.0"]);
-    assert.equal(res.code, 11, res.stdout + res.stderr);
-    assert.match(res.stdout, /claimed by another approver/);
-    assert.equal(res.keys, "");
+    const path = (await claimPaths(sock, r.agent.paneId)).at(-1)!;
+    await Deno.writeTextFile(path, "x\n");
+    try {
+      const res = await r.run(["approve", "agents:1.0"]);
+      assert.equal(res.code, 11, res.stdout + res.stderr);
+      assert.match(res.stdout, /claimed by another approver \(x, /);
+      assert.equal(res.keys, "");
+    } finally {
+      await Deno.remove(path).catch(() => {});
+    }
   }
   {
     await using r = await sweepRig(prompt);
@@ -313,17 +318,87 @@ Deno.test("approve on a choice row: an Enter that does not take is never followe
 });
 
 // Found by the audit: noclobber (set -C) refuses only a regular file, so a FIFO at the claim path
-// was opened for writing and sweep.sh approve waited for a reader until its watchdog.
-Deno.test("sweep.sh approve: a FIFO at the claim path is a held claim, not a hang", async () => {
+// was opened for writing and sweep.sh approve waited for a reader until its watchdog. Since the
+// issue-27 follow-up a FIFO there is refused like any non-file (74), never opened, left in place.
+Deno.test("sweep.sh approve: a FIFO at the claim path is refused (74), not a hang, and left as it is", async () => {
   await using r = await sweepRig(need(/^bash-prompt$/));
   const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
-  await Deno.mkdir(`${r.tmp}/drover/claims`, { recursive: true });
-  const fifo = `${r.tmp}/drover/claims/${claimName(sock, r.agent.paneId)}`;
+  const fifo = (await claimPaths(sock, r.agent.paneId)).at(-1)!;
   assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
-  const res = await r.run(["approve", "agents:1.0"], { SWEEP_TIME_LIMIT: "60" });
-  assert.equal(res.code, 11, res.stdout + res.stderr);
-  assert.match(res.stdout, /claimed by another approver \(\(not a file\)/);
-  assert.equal(res.keys, "");
+  try {
+    const res = await r.run(["approve", "agents:1.0"], { SWEEP_TIME_LIMIT: "60" });
+    assert.equal(res.code, 74, res.stdout + res.stderr);
+    assert.match(
+      res.stdout,
+      /^refused pane %\d+ \(claim-path\): a FIFO stands where the pane's claim file /m,
+    );
+    assert.equal(res.keys, "");
+    assert.ok((await Deno.lstat(fifo)).isFifo);
+  } finally {
+    await Deno.remove(fifo).catch(() => {});
+  }
+});
+
+/** Until every path exists and holds a line matching `holder` (the claim of a running approver). */
+async function claimedBy(paths: string[], holder: RegExp): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const texts = await Promise.all(paths.map((p) => Deno.readTextFile(p).catch(() => "")));
+    if (texts.every((t) => holder.test(t))) return;
+    if (Date.now() > deadline) throw new Error(`no claim by ${holder} at ${paths.join(", ")}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+// One definition of where a pane's claim lives (lib/approve/claim.ts): sweep.sh asks the binary
+// (`drover __claim-paths`) instead of computing it, and takes and honours claims exactly there.
+// (drover approve, sweep.sh approve and a cron approver racing: approve_claim_test.ts.)
+Deno.test("parity: sweep.sh takes its claim at drover's claim paths and honours drover's claim", async () => {
+  const answered = await loadScreen(need(/^bash-answered$/).rel);
+  await using r = await sweepRig(need(/^bash-prompt$/), undefined, { onKeys: [["1", answered]] });
+  const sock = (await r.srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+  const paths = await claimPaths(sock, r.agent.paneId);
+  const listed = await drover(
+    ["-L", r.srv.name, "__claim-paths", "--format-version", "1", r.agent.paneId],
+    { env: { XDG_RUNTIME_DIR: r.tmp } },
+  );
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.equal(listed.stdout, ["drover-claim-paths/1", ...paths].join("\n") + "\n");
+  const json = await drover(["-L", r.srv.name, "--json", "__claim-paths", r.agent.paneId]);
+  const env = CLAIM_PATHS.schema.parse(JSON.parse(json.stdout)) as { data: { paths: string[] } };
+  assert.deepEqual(env.data.paths, paths);
+  const other = await drover(["-L", r.srv.name, "__claim-paths", "--format-version", "2", "%1"]);
+  assert.equal(other.code, 2);
+  assert.match(
+    other.stderr,
+    /FORMAT_MISMATCH.*expects __claim-paths format 2, this drover prints format 1/,
+  );
+
+  // sweep.sh's claim, seen by drover's own claim code while the script holds it.
+  const script = r.run(["approve", "agents:1.0"]);
+  await claimedBy(paths, /^sweep\.sh pid=\d+ /);
+  const taken = await acquireClaim(paths);
+  assert.equal(taken.ok, false, "drover's claim code sees the script's claim");
+  assert.match(!taken.ok ? taken.holder : "", /^sweep\.sh pid=\d+ /);
+  const done = await script;
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  for (const p of paths) await assert.rejects(() => Deno.lstat(p), Deno.errors.NotFound);
+
+  // drover's claim (the code `drover approve` runs), honoured by the script.
+  await r.agent.show(await loadScreen(need(/^bash-prompt$/).rel));
+  const mine = await acquireClaim(paths);
+  assert.ok(mine.ok);
+  try {
+    const res = await r.run(["approve", "agents:1.0"]);
+    assert.equal(res.code, 11, res.stdout + res.stderr);
+    assert.match(res.stdout, /claimed by another approver \(drover pid=\d+ /);
+    assert.ok(res.stdout.includes(paths[0]), res.stdout);
+  } finally {
+    await mine.claim.release();
+  }
+  const after = await r.run(["approve", "agents:1.0"]);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.equal(await r.agent.keys(), "11", "one 1 from each run that held the claim");
 });
 
 const OPENCODE = await manifestScreens("opencode");

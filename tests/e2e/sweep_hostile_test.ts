@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { droverCommand, REPO_ROOT } from "../helpers/drover.ts";
-import { startTestServer } from "../helpers/tmux_server.ts";
+import { dropClaims, startTestServer } from "../helpers/tmux_server.ts";
 import { cleanupReplay, loadScreen, startReplay } from "../helpers/replay.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
@@ -220,6 +220,8 @@ Deno.test("sweep.sh finishes on every hostile profile: snapshot, detect-stuck, c
     assert.ok(stopped > 0, "the smuggled patterns never tripped sweep.sh's own bounds");
     assert.equal(await orch.keys(), "", "the orchestrator never gets a key");
   } finally {
+    // An approve its watchdog stopped leaves its claim behind.
+    await dropClaims(srv, agent.paneId);
     await cleanupReplay(orch);
     await cleanupReplay(agent);
     await Deno.remove(tmp, { recursive: true });

@@ -2,6 +2,8 @@
  * A private tmux server for one test: `-L drover-test-<unique> -f /dev/null`, killed on dispose.
  * Tests may run tmux directly through this helper; product code goes through lib/tmux.
  */
+import { claimPaths } from "../../lib/approve/claim.ts";
+
 export interface TestServer extends AsyncDisposable {
   name: string;
   /** Run tmux on this server; throws on a non-zero exit. */
@@ -11,6 +13,16 @@ export interface TestServer extends AsyncDisposable {
 }
 
 let counter = 0;
+
+/**
+ * Remove a pane's approve claim files (lib/approve/claim.ts). They live in the user's own runtime
+ * directories, not in a test's scratch: a test whose approver is killed mid-claim (a watchdog)
+ * clears what it left there.
+ */
+export async function dropClaims(srv: TestServer, paneId: string): Promise<void> {
+  const sock = (await srv.tmux("display-message", "-p", "#{socket_path}")).trim();
+  for (const p of await claimPaths(sock, paneId)) await Deno.remove(p).catch(() => {});
+}
 
 /** Run `command` in a new detached window of the holder session; its pane id. */
 export async function newPane(srv: TestServer, command: string): Promise<string> {

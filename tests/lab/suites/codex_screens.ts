@@ -13,6 +13,7 @@ import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
 import { tableScenarios } from "../harness/tables.ts";
 import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import { CODEX, press, sleep, startOther, submit } from "./others_common.ts";
+import { quotedLimitScenarios } from "./quoted_limits.ts";
 
 /** The IANA whole-hour zone (Etc/GMT∓N) whose local hour is 12 at `now`. */
 function middayZone(now: Date): string {
@@ -25,6 +26,11 @@ const READY = "? for shortcuts";
 
 const scenarios: LabScenario[] = [
   ...tableScenarios("codex"),
+  // Issue 27: its own banner's words quoted in an answer are no limit.
+  ...quotedLimitScenarios(
+    CODEX,
+    "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 6:08 AM.",
+  ),
   {
     name: "mode-plan",
     async run(ctx) {

@@ -12,11 +12,18 @@
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
 import { tableScenarios } from "../harness/tables.ts";
 import { GEMINI, press, sleep, startOther, submit } from "./others_common.ts";
+import { quotedLimitScenarios } from "./quoted_limits.ts";
 
 const READY = "Type your message";
 
 const scenarios: LabScenario[] = [
   ...tableScenarios("gemini"),
+  // Issue 27: its own limit words (the dialog's, the transcript's) quoted in an answer are no limit.
+  ...quotedLimitScenarios(
+    GEMINI,
+    "Usage limit reached for gemini-3.8-flash. Access resets at 6:08 AM UTC.",
+    "Suggested retry after 5400s.",
+  ),
   {
     name: "modes",
     async run(ctx) {

@@ -390,6 +390,199 @@ async function driveBesideSelfContinue(ctx: ScenarioContext) {
   if (turns(c) !== 2) ctx.fail(`${turns(c)} turns, expected 2 (one continuation):\n${turnLog(c)}`);
 }
 
+/** The words a version's session-limit banner uses (2.1.332: "5-hour limit"). */
+const sessionWords = (version: string) =>
+  selfContinues(version) ? "You've hit your 5-hour limit" : "You've hit your session limit";
+
+/** A banner as the version prints it, reset at 3pm UTC: what the quoting scenarios quote. */
+const quotedBanner = (version: string) => `${sessionWords(version)} · resets 3pm (UTC)`;
+
+const PROCEED = "Do you want to proceed?";
+
+/** Wait for `done`; a permission prompt on the way (the version asks for this tool) gets "1". */
+async function untilApproving(c: ClaudeSession, done: string[]): Promise<void> {
+  const all = (p: string) => done.every((d) => p.includes(d));
+  await c.pane.waitFor((p) => all(p) || p.includes(PROCEED), { timeoutMs: 60_000 });
+  if (!all(await c.pane.capturePlain())) {
+    await c.pane.keys("1");
+    await c.pane.waitFor(done, { timeoutMs: 60_000 });
+  }
+}
+
+/** Type a first prompt and Enter. */
+async function ask(c: ClaudeSession, text: string): Promise<void> {
+  await c.pane.type(text);
+  await sleep(300);
+  await c.pane.keys("Enter");
+}
+
+/**
+ * Issue 27: screens where a limit banner is only quoted (an answer, a tool's output), or is real
+ * but has newer work below it, or is real and met mid-turn after a tool. Each is recorded from the
+ * real CLI; the detector must read a limit only where the CLI itself draws one.
+ */
+const placementScenarios: LabScenario[] = [
+  ...([
+    [
+      "limit-quoted-answer",
+      (b: string) =>
+        `Here is the line the last run stopped on:\n\n${b}\n\n` +
+        "That limit is over: the run went on after it.\nNothing is waiting now.",
+      "Nothing is waiting now.",
+      "an answer quotes the banner; newer answer lines below it",
+    ],
+    [
+      "limit-quoted-answer-end",
+      (b: string) => `The last run stopped on this line:\n\n${b}`,
+      "The last run stopped on this line:",
+      "an answer ends with a quoted banner, right above the input box",
+    ],
+    [
+      "limit-quoted-list",
+      (b: string) => `Two lines stopped the runs:\n\n- Build failed on step 3\n- ${b}`,
+      "Two lines stopped the runs:",
+      "an answer ends with a list whose last item quotes the banner",
+    ],
+  ] as const).map(([name, reply, shows, notes]): LabScenario => ({
+    name,
+    async run(ctx) {
+      const banner = quotedBanner(ctx.version);
+      await using c = await claudeAt(ctx, {
+        auth: "subscription",
+        script: [{ kind: "text", text: reply(banner) }],
+      });
+      ctx.step(`stand-in script: a text reply (${notes})`);
+      ctx.step('type "what stopped the last run?", Enter');
+      await ask(c, "what stopped the last run?");
+      await ctx.screen(c.pane, name, {
+        state: "idle",
+        defining: [banner, shows, READY],
+        expect: { limit: null, cli_unavailable: null },
+        notes: `${notes}: quoted, not a limit`,
+      });
+    },
+  })),
+  {
+    name: "limit-quoted-tool",
+    async run(ctx) {
+      const banner = quotedBanner(ctx.version);
+      await using c = await claudeAt(ctx, {
+        auth: "subscription",
+        files: { "old-run.log": `${banner}\nrun stopped\n`, "show-log.sh": "cat old-run.log\n" },
+        script: [
+          {
+            kind: "tool_use",
+            name: "Bash",
+            input: { command: "sh show-log.sh", description: "Show the old log" },
+          },
+          { kind: "text", text: "That log holds an old limit banner." },
+        ],
+      });
+      ctx.step(
+        "project file old-run.log holds a limit banner, show-log.sh cats it; stand-in script: " +
+          "Bash `sh show-log.sh` (the banner is its first output line) → a one-line text reply",
+      );
+      ctx.step('type "show the old log", Enter; a Bash prompt, if any, gets 1');
+      await ask(c, "show the old log");
+      await untilApproving(c, ["That log holds an old limit banner.", READY]);
+      await ctx.screen(c.pane, "limit-quoted-tool", {
+        state: "idle",
+        defining: [banner, "That log holds an old limit banner.", READY],
+        expect: { limit: null, cli_unavailable: null },
+        notes: "a tool's output quotes the banner as its first line: not a limit",
+      });
+    },
+  },
+  {
+    name: "limit-after-tool",
+    async run(ctx) {
+      await using c = await claudeLimited(ctx, "UTC", true, [
+        {
+          kind: "tool_use",
+          name: "Bash",
+          input: { command: "echo build ok", description: "Build" },
+        },
+        limitError("five_hour", Math.floor(Date.now() / 1000) + 3 * 3600, Infinity),
+      ]);
+      ctx.step(
+        "stand-in script: Bash `echo build ok` → HTTP 429 usage limit (five_hour, resets in 3 h) " +
+          "on every later request",
+      );
+      ctx.step('type "run the build", Enter; the limit meets the turn after the tool');
+      await ask(c, "run the build");
+      await untilApproving(c, [HIT, MENU]);
+      ctx.step("press 1 (close the menu the CLI opens by itself)");
+      await c.pane.keys("1");
+      await ctx.screen(c.pane, "limit-after-tool", {
+        state: "unavailable",
+        defining: ["build ok", HIT, READY],
+        until: (p) => p.includes(HIT) && p.includes(READY) && !p.includes(MENU),
+        expect: { limit: "*", permission_prompt: false },
+        notes: "a real limit met mid-turn: its banner right under the tool's output",
+      });
+    },
+  },
+  {
+    name: "limit-again",
+    async run(ctx) {
+      const resetS = Math.floor(Date.now() / 1000) + 3 * 3600;
+      await using c = await claudeLimited(ctx, "UTC", true, [
+        limitError("five_hour", resetS),
+        limitError("five_hour", resetS),
+      ]);
+      ctx.step(
+        "stand-in script: HTTP 429 usage limit (five_hour, resets in 3 h) → the same again",
+      );
+      ctx.step(
+        'type "say hello", Enter; press 1 (close the menu); type "continue", Enter (no menu again)',
+      );
+      await hitLimit(c, [MENU]);
+      await c.pane.keys("1");
+      await c.pane.waitFor((p) => p.includes(HIT) && p.includes(READY) && !p.includes(MENU), {
+        timeoutMs: 30_000,
+      });
+      await ask(c, "continue");
+      await ctx.screen(c.pane, "limit-again", {
+        state: "unavailable",
+        defining: ["continue", HIT, READY],
+        until: (p) => p.split(HIT).length === 3 && p.includes(READY) && !p.includes(MENU),
+        expect: { limit: "*", permission_prompt: false },
+        notes: "the limit met again by the next turn: the lower banner, below the typed continue",
+      });
+    },
+  },
+  {
+    name: "limit-then-work",
+    async run(ctx) {
+      await using c = await claudeLimited(ctx, "UTC", true, [
+        limitError("five_hour", Math.floor(Date.now() / 1000) + 3 * 3600),
+        {
+          kind: "text",
+          text: "Carrying on with the task.\n\n1. Read the notes.\n2. Wrote the summary.\n" +
+            "3. Checked the links.\n\nAll three steps are done.",
+        },
+      ]);
+      ctx.step(
+        "stand-in script: HTTP 429 usage limit (five_hour, resets in 3 h) → a text reply of " +
+          "several lines",
+      );
+      ctx.step('type "say hello", Enter; press 1 (close the menu); type "continue", Enter');
+      await hitLimit(c, [MENU]);
+      await c.pane.keys("1");
+      await c.pane.waitFor((p) => p.includes(HIT) && p.includes(READY) && !p.includes(MENU), {
+        timeoutMs: 30_000,
+      });
+      await ask(c, "continue");
+      await ctx.screen(c.pane, "limit-then-work", {
+        state: "idle",
+        defining: [HIT, "All three steps are done.", READY],
+        expect: { limit: null, cli_unavailable: null },
+        notes: "a real banner with a newer turn below it (a person typed continue): history",
+      });
+    },
+  },
+];
+
 export const suite: LabSuite = {
   name: "limits",
   profile: "claude",
@@ -399,6 +592,7 @@ export const suite: LabSuite = {
     version: async () => (await resolveCli("claude-code")).version,
   },
   scenarios: [
+    ...placementScenarios,
     ...([
       [
         "session-limit-zone",

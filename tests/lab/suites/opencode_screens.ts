@@ -14,8 +14,13 @@
 import { type LabScenario, type LabSuite, resolveCli } from "../harness/mod.ts";
 import { tableScenarios } from "../harness/tables.ts";
 import { OPENCODE } from "./others_common.ts";
+import { quotedLimitScenarios } from "./quoted_limits.ts";
 
-const scenarios: LabScenario[] = [...tableScenarios("opencode", { timeoutMs: 480_000 })];
+const scenarios: LabScenario[] = [
+  ...tableScenarios("opencode", { timeoutMs: 480_000 }),
+  // Issue 27: the profile falls back to Claude Code's limit pattern; its banner quoted is no limit.
+  ...quotedLimitScenarios(OPENCODE, "You've hit your 5-hour limit · resets 3pm (UTC)"),
+];
 
 export const suite: LabSuite = {
   name: "opencode",

@@ -31,6 +31,7 @@ import {
   startOther,
   submit,
 } from "./others_common.ts";
+import { quotedLimitScenarios } from "./quoted_limits.ts";
 
 /** The first pinned version that starts in auto mode. */
 const AUTO_SINCE = "0.24.4";
@@ -354,5 +355,7 @@ export const suite: LabSuite = {
     ...labOnly,
     ...autoMode,
     ...moreScreens,
+    // Issue 27: the profile falls back to Claude Code's limit pattern; its banner quoted is no limit.
+    ...quotedLimitScenarios(QWEN, "You've hit your 5-hour limit · resets 3pm (UTC)"),
   ],
 };

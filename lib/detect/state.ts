@@ -164,7 +164,8 @@ export function summarize(
     }
     const dialogIdx = dialogMarkerLine(s, p, box);
     const state = stateOf({
-      unavailable: cliUnavailableOf(s, p, box) !== null || limitOf(s, p, box, {}).limit !== null,
+      unavailable: cliUnavailableOf(s, p, box, live) !== null ||
+        limitOf(s, p, box, live, {}).limit !== null,
       permission_prompt,
       dialog: live.live || dialogIdx !== undefined || menuAtEndOf(s, box),
       mid_response: midResponseOf(s, p, box),
@@ -188,9 +189,9 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
   const mid_response = midResponseOf(s, p, box);
   const dialogIdx = dialogMarkerLine(s, p, box);
   const readiness = readinessOf(s, p, dialogIdx);
-  const stuck = stuckOf(s, p, box);
+  const stuck = stuckOf(s, p, box, live);
   const menu = !live.live && menuAtEndOf(s, box);
-  const limit = limitOf(s, p, box, opts);
+  const limit = limitOf(s, p, box, live, opts);
   const state = stateOf({
     unavailable: stuck.cli_unavailable !== null || limit.limit !== null,
     permission_prompt,

@@ -4,7 +4,9 @@
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded, type Matcher } from "../regex/match.ts";
+import { drawnByCli, transcriptEnd } from "./blocks.ts";
 import { bottomOutsideBox, type InputBox } from "./input.ts";
+import type { Live } from "./liveness.ts";
 import { isBusyLine } from "./readiness.ts";
 import { bottomOf, hasAny, lastIndex, type Screen } from "./screen.ts";
 import { contentOf } from "./text.ts";
@@ -17,7 +19,12 @@ export interface Stuck {
   cli_unavailable: string | null;
 }
 
-export function stuckOf(s: Screen, p: ResolvedProfile, box: InputBox | null): Stuck {
+export function stuckOf(
+  s: Screen,
+  p: ResolvedProfile,
+  box: InputBox | null,
+  live: Live,
+): Stuck {
   const mk = p.matchers.markers;
   const bottom = bottomOf(s);
   const streamIdx = lastIndex(s.nb, (i) => hasAny(s.lower[i], mk.stream_error_markers));
@@ -27,21 +34,34 @@ export function stuckOf(s: Screen, p: ResolvedProfile, box: InputBox | null): St
     context_bloat_k: numberOf(s, p.matchers.patterns.context_bloat_pattern, s.nb),
     context_used_pct: pctRe === null ? null : numberOf(s, pctRe, bottom),
     paste_buffer: pasteBufferOf(s, p, box ? box.lines : bottom),
-    cli_unavailable: cliUnavailableOf(s, p, box),
+    cli_unavailable: cliUnavailableOf(s, p, box, live),
   };
 }
 
-/** The lowest bottom line (outside the input line) where the CLI says it is unavailable, else null. */
+/**
+ * The lowest bottom line (outside the input line) where the CLI says it is unavailable, else null.
+ * In the transcript it counts only where the CLI drew it, with no newer work below (blocks.ts, the
+ * rule a limit follows: a quoted "You've hit your … limit" or "Invalid API key" in an answer is
+ * history); under the input box (footer, status area) as it stands. A screen that ends in a shell
+ * prompt has no CLI to be unavailable.
+ */
 export function cliUnavailableOf(
   s: Screen,
   p: ResolvedProfile,
   box: InputBox | null,
+  live: Live,
 ): string | null {
-  // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
-  // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
+  const end = transcriptEnd(s, box, live);
+  if (end === null) return null;
+  const markers = p.matchers.markers.cli_unavailable_markers;
   const i = lastIndex(
     bottomOutsideBox(s, box),
-    (i) => hasAny(s.lower[i], p.matchers.markers.cli_unavailable_markers) && !isBusyLine(s, p, i),
+    (i) =>
+      hasAny(s.lower[i], markers) &&
+      // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
+      // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
+      !isBusyLine(s, p, i) &&
+      (i >= end || drawnByCli(s, p, i, i, end)),
   );
   return i === undefined ? null : contentOf(s.lines[i]);
 }

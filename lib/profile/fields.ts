@@ -241,6 +241,15 @@ export const FIELDS = [
       "GMT+5:30), in (2 days 4 hours); time or in is required",
     namedGroups: { allowed: ["time", "date", "zone", "in"], anyOf: ["time", "in"] },
   },
+  // Added for where a limit counts (issue 27): see docs/profiles.md "Extension fields".
+  {
+    name: "answer_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "the glyphs that open the model's own output in the transcript (its answer text, a tool " +
+      "call and the tool's output under it); a limit or unavailable line inside one is quoted",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export type FieldName = typeof FIELDS[number]["name"];

@@ -289,6 +289,25 @@ const TABLE: Record<string, Expect> = {
     permission_prompt: false,
     cli_unavailable_has: "Usage limit reached",
   },
+  // issue 27: a limit counts only where the CLI draws it. Real ones: met mid-turn, under the tool's
+  // output; met again below the typed "continue" (the lower banner). Quoted ones: in an answer
+  // (with lines after it, at its end, in a list), in a tool's output; and a real banner with a
+  // newer turn below it.
+  "limit-after-tool": {
+    state: "unavailable",
+    live_prompt: false,
+    cli_unavailable_has: "You've hit your ",
+  },
+  "limit-again": {
+    state: "unavailable",
+    live_prompt: false,
+    cli_unavailable_has: "You've hit your ",
+  },
+  "limit-quoted-answer": { ...NONE, state: "idle", limit: null, cli_unavailable: null },
+  "limit-quoted-answer-end": { ...NONE, state: "idle", limit: null, cli_unavailable: null },
+  "limit-quoted-list": { ...NONE, state: "idle", limit: null, cli_unavailable: null },
+  "limit-quoted-tool": { ...NONE, state: "idle", limit: null, cli_unavailable: null },
+  "limit-then-work": { ...NONE, state: "idle", limit: null, cli_unavailable: null },
 };
 
 /** What a version draws differently from the shared row (merged over it). */
@@ -406,8 +425,11 @@ Deno.test("every value of profiles/claude-code.toml is seen on a recorded real s
   }
   const lower = lines.map((l) => l.toLowerCase());
   const def = defaultProfile();
-  // The one documented exception: the seed field needs a value, 2.1.197 shows no such hint.
+  // The documented exceptions: the seed field needs a value, 2.1.197 shows no such hint; and the
+  // answer glyph Claude Code draws on macOS (its binaries pick "⏺" there, "●" elsewhere), where the
+  // lab cannot record.
   const EXCEPT = new Set(["context_bloat_pattern"]);
+  const EXCEPT_VALUES = new Set(["answer_markers\u001f⏺"]);
   for (const f of FIELDS) {
     const value = def.values[f.name];
     if (value === undefined || value === null || EXCEPT.has(f.name)) continue;
@@ -422,6 +444,7 @@ Deno.test("every value of profiles/claude-code.toml is seen on a recorded real s
     }
     const markers = typeof value === "string" ? [value] : value as readonly string[];
     for (const m of markers) {
+      if (EXCEPT_VALUES.has(`${f.name}\u001f${m}`)) continue;
       const variants = [m.toLowerCase(), m.toLowerCase().replaceAll("'", "\u2019")];
       assert.ok(
         lower.some((l) => variants.some((v) => l.includes(v))),

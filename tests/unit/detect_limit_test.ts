@@ -53,8 +53,8 @@ function recorded(): Entry[] {
 }
 
 const ALL = recorded();
-/** The recorded scenarios that are usage limits. */
-const LIMIT = /^(session-limit|weekly-limit|usage-limit)/;
+/** The recorded scenarios that are usage limits (limit-quoted-*, limit-then-work only quote one). */
+const LIMIT = /^(session-limit|weekly-limit|usage-limit|limit-after-tool|limit-again)/;
 const NOW = Date.parse("2026-12-01T03:00:00Z");
 
 function judge(e: Entry, now: number | null = NOW, timeZone = "UTC") {

@@ -262,8 +262,12 @@ Deno.test("readiness and state precedence", () => {
   assert.equal(v(lines("", "  ", "")).state, "unknown");
   assert.equal(v(lines("  ? for shortcuts")).state, "idle");
   assert.equal(v(lines("* Working… (esc to interrupt)")).state, "busy");
-  // unavailable beats a live prompt; a prompt beats busy.
-  assert.equal(v(lines("Credit balance too low", "Do you want to proceed?")).state, "unavailable");
+  // unavailable beats a live prompt; a prompt beats busy. (The unavailable line as the CLI draws
+  // it, a reply under the user's message: bare text is no CLI's own line.)
+  assert.equal(
+    v(lines("❯ hi", "  ⎿  Credit balance too low", "Do you want to proceed?")).state,
+    "unavailable",
+  );
   assert.equal(
     v(lines("esc to interrupt", "Bash command", "  ls", "Do you want to proceed?")).state,
     "prompt",
@@ -288,8 +292,8 @@ cli_unavailable_markers = ["quota gone"]
   assert.equal(detect({ plain: "Confirm?\n" }, other).live_prompt, true);
   assert.equal(detect({ plain: "working hard\n" }, other).mid_response, true);
   assert.equal(detect({ plain: "esc to interrupt\n" }, other).mid_response, false);
-  assert.equal(detect({ plain: "quota gone\n" }, other).state, "unavailable");
-  assert.equal(detect({ plain: "quota gone\n" }, claude).state, "unknown");
+  assert.equal(detect({ plain: "■ quota gone\n" }, other).state, "unavailable");
+  assert.equal(detect({ plain: "■ quota gone\n" }, claude).state, "unknown");
   assert.equal(detect({ plain: "x\n" }, other).cli, "other");
 });
 

@@ -142,8 +142,11 @@ export function limitStep(
   }
   if (banner === null) return null;
   if (mem.resumedAt === undefined) {
-    if (banner !== mem.text && resetsAt !== null) {
-      // Other words (a person sent something and met the limit again): that reset counts.
+    if (banner !== mem.text) {
+      // Other words (a person sent something and met the limit again): that reset counts. One that
+      // cannot be read (or lies in the past) is escalated like any unreadable reset, never
+      // resumed on the old one's time.
+      if (resetsAt === null) return null;
       return {
         kind: "limit",
         comeback: false,
@@ -170,20 +173,37 @@ export function limitStep(
     ? (linesBelowBanner(v) ?? []).some((l) => mem.movedOn!.includes(l))
     : !limitAfterResume(v, mem.resumeText ?? "");
   if (stale) return { kind: "limit-stale", memory: mem };
-  // It came back. The same words as before name a reset that has passed: wait from now.
-  const base = banner === mem.text || resetsAt === null ? now : Math.max(resetsAt, now);
+  // It came back. The same words as before name the reset that has passed (read again, a time
+  // alone would roll on to tomorrow's): wait from now. Other words name a reset of their own,
+  // which must be readable.
+  const same = banner === mem.text;
+  if (!same && resetsAt === null) return null;
+  const reset = same ? mem.resetsAt : resetsAt!;
   const wait = waitAfterReset(mem.resumes, marginMs);
   return {
     kind: "limit",
     comeback: true,
     memory: withBelow({
       text: banner,
-      resetsAt: resetsAt ?? now,
-      dueAt: base + wait,
+      resetsAt: reset,
+      dueAt: Math.max(reset, now) + wait,
       resumes: mem.resumes,
       seenAt: now,
     }, v),
   };
+}
+
+/**
+ * How a comeback's due time is put in its event: after the reset when that is still ahead, else
+ * from now (the reset has passed). Never a time before either.
+ */
+export function comebackWhen(m: LimitMemory): string {
+  const from = Math.max(m.resetsAt, m.seenAt);
+  const mins = Math.round((m.dueAt - from) / 60_000);
+  const reset = new Date(m.resetsAt).toISOString();
+  return m.resetsAt > m.seenAt
+    ? `${mins}m after its reset at ${reset}`
+    : `${mins}m from now, its reset at ${reset} having passed`;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";
-import { newBelowBanner, readyForResume } from "./limit.ts";
+import { comebackWhen, newBelowBanner, readyForResume } from "./limit.ts";
 import { type NudgePort, nudgeText, sendNudge, wedgedHow } from "./nudge.ts";
 import { type DriveState, type LimitMemory, pruneState, shouldEmit } from "./state.ts";
 import { refusedStatePath, saveState } from "./state_file.ts";
@@ -447,9 +447,7 @@ export class DriveLoop {
       const message = step.comeback
         ? `the usage limit came back after the resume: ${
           clip(m.text)
-        }; resuming again at ${dueAt} ` +
-          `(${Math.round((m.dueAt - Math.max(m.resetsAt, m.seenAt)) / 60_000)}m after its reset, ` +
-          `backing off)`
+        }; resuming again at ${dueAt} (${comebackWhen(m)}; backing off)`
         : `usage limit until ${resetsAt}: ${clip(m.text)}; typing the resume text at ${dueAt}`;
       await this.emit("limit", message, ref, {
         text: m.text,
@@ -513,9 +511,11 @@ export class DriveLoop {
         key: `${ref.id}\u001flimit-menu`,
         text: m.text,
         resets_at: new Date(m.resetsAt).toISOString(),
-        message: `the usage limit has reset but a menu covers the input line${
-          fresh.live_prompt ? "" : " (no input line on screen)"
-        }; drover never answers a limit menu: close it (Esc) and the next tick types the resume text`,
+        message: fresh.live_prompt
+          ? "the usage limit has reset but a menu covers the input line; drover never answers " +
+            "a limit menu: close it (Esc) and the next tick types the resume text"
+          : "the usage limit has reset but no input line is on screen (a dialog drawn in its " +
+            "place); drover never answers one: close it and the next tick types the resume text",
       });
       return this.waiting(ref, m);
     }

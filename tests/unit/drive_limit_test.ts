@@ -15,6 +15,7 @@ import {
 } from "../../lib/drive/decide.ts";
 import type { DriveEvent, PaneRef } from "../../lib/drive/events.ts";
 import {
+  comebackWhen,
   limitAfterResume,
   limitStep,
   MAX_BACKOFF_MS,
@@ -202,6 +203,60 @@ Deno.test("limit: after the resume the old banner is transcript; a new one below
     2 * MIN,
   );
   assert.equal(back2?.kind === "limit" && back2.memory.dueAt, Date.parse(later) + 4 * MIN);
+});
+
+Deno.test("limit: new words whose reset cannot be read are escalated, never resumed on the old time", () => {
+  const mem = {
+    text: BANNER,
+    resetsAt: Date.parse(RESET),
+    dueAt: Date.parse(RESET) + 2 * MIN,
+    resumes: 0,
+    seenAt: T0,
+  };
+  const past = "You've hit your session limit · resets Jan 1, 2020, 6am (UTC)";
+  // waiting, the banner now names a reset the detector cannot trust (in the past): no resume step
+  const unread = { ...LIMITED, limit: past, cli_unavailable: past, limit_resets_at: null };
+  const due = Date.parse(RESET) + 3 * MIN;
+  assert.equal(limitStep(unread, mem, due, 2 * MIN), null);
+  const st = freshState("s");
+  st.panes[AGENT.id] = { limit: mem };
+  const p = planPane(AGENT, unread, st, due, RESUME);
+  assert.equal(p.kind === "escalate" && p.reason, "cli-unavailable");
+  assert.equal(planPane(ORCH, unread, st, due, RESUME).kind, "confirm-unavailable");
+  // after a resume, a comeback in new unreadable words: the same
+  const resumed = { ...mem, resumes: 1, resumedAt: due, resumeText: "continue" };
+  const back = { ...CAME_BACK(past, RESET), limit_resets_at: null };
+  assert.equal(limitStep(back, resumed, due + MIN, 2 * MIN), null);
+});
+
+Deno.test("limit: a comeback in the same words keeps the reset that passed (read again it rolls on a day)", () => {
+  const mem = {
+    text: BANNER,
+    resetsAt: Date.parse(RESET),
+    dueAt: Date.parse(RESET) + 2 * MIN,
+    resumes: 1,
+    seenAt: T0,
+    resumedAt: Date.parse(RESET) + 2 * MIN,
+    resumeText: "continue",
+  };
+  const now = Date.parse(RESET) + 6 * MIN;
+  // after 6:37pm the detector reads "resets 6:37pm" as tomorrow's 6:37pm
+  const tomorrow = new Date(Date.parse(RESET) + 24 * 60 * MIN).toISOString();
+  const back = limitStep(CAME_BACK(BANNER, tomorrow), mem, now, 2 * MIN);
+  if (back?.kind !== "limit") throw new Error("limit");
+  assert.equal(back.memory.resetsAt, Date.parse(RESET));
+  assert.equal(back.memory.dueAt, now + 4 * MIN);
+  assert.equal(comebackWhen(back.memory), `4m from now, its reset at ${RESET} having passed`);
+  // new words with a reset still ahead: counted from that reset
+  const later = "2026-12-01T23:37:00.000Z";
+  const ahead = limitStep(
+    CAME_BACK("You've hit your session limit · resets 11:37pm (UTC)", later),
+    mem,
+    now,
+    2 * MIN,
+  );
+  if (ahead?.kind !== "limit") throw new Error("limit");
+  assert.equal(comebackWhen(ahead.memory), `4m after its reset at ${later}`);
 });
 
 Deno.test("limit: the wait doubles per resume and stops at 6 h; a zero margin still backs off", () => {
@@ -466,6 +521,29 @@ Deno.test("drive: a limit that comes back backs off, doubling, and each one is r
   assert.equal(st.panes[AGENT.id]?.limit?.resumes, 2);
   assert.equal(st.panes[AGENT.id]?.limit?.dueAt, h.t + 8 * MIN);
   assert.deepEqual(kinds(h), ["limit", "resumed", "limit", "resumed", "limit"]);
+});
+
+Deno.test("drive: the comeback event of a repeated resume names a due time after the reset (issue 27)", async () => {
+  // The real detector reads the same "resets 6:37pm" as the next day's once 6:37pm has passed.
+  const tomorrow = new Date(Date.parse(RESET) + 24 * 60 * MIN).toISOString();
+  const h = new Pane(LIMITED, () => CAME_BACK(BANNER, tomorrow));
+  const { st, run } = loop(h, RESUME);
+  await run();
+  h.t = Date.parse(RESET) + 2 * MIN;
+  await run(); // the resume; the limit comes back at once, in the same words
+  h.t = Date.parse("2026-12-01T18:43:00Z");
+  await run();
+  const back = h.events.findLast((e) => e.event === "limit")!;
+  assert.equal((back.detail as { comeback: boolean }).comeback, true);
+  assert.equal(back.resets_at, RESET);
+  assert.equal((back.detail as { due_at: string }).due_at, "2026-12-01T18:47:00.000Z");
+  assert.match(
+    back.message,
+    /; resuming again at 2026-12-01T18:47:00\.000Z \(4m from now, its reset at 2026-12-01T18:37:00\.000Z having passed; backing off\)$/,
+  );
+  assert.doesNotMatch(back.message, /-\d+m/);
+  const mem = st.panes[AGENT.id]!.limit!;
+  assert.ok(mem.dueAt >= mem.resetsAt);
 });
 
 Deno.test("drive: a limit menu is never answered; it is escalated once the reset is due", async () => {

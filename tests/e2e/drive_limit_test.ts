@@ -10,7 +10,13 @@
  */
 import assert from "node:assert/strict";
 import { type CronBox, cronBox } from "../helpers/cron.ts";
-import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
+import {
+  cleanupReplay,
+  loadScreen,
+  type ReplayPane,
+  type Screen,
+  startReplay,
+} from "../helpers/replay.ts";
 
 const SIZE = "120x40";
 /** The day the screens are read on. */
@@ -64,13 +70,18 @@ async function readEvents(box: CronBox): Promise<Loose[]> {
 const names = (events: Loose[]) =>
   events.map((e) => e.event === "escalated" ? `escalated:${e.reason}` : e.event);
 
-/** The pane's bytes once they stop arriving (drover waits for its own verify captures). */
+/**
+ * The pane's bytes once they stop arriving (drover waits for its own verify captures): unchanged
+ * for half a second. The replay double logs what it reads behind drover's writes, and under a full
+ * test run's load one 100 ms look returned a resume text typed only half-way.
+ */
 async function settled(p: ReplayPane): Promise<string> {
   let last = await p.keys();
-  for (let i = 0; i < 10; i++) {
+  let still = 0;
+  for (let i = 0; i < 50 && still < 5; i++) {
     await new Promise((r) => setTimeout(r, 100));
     const now = await p.keys();
-    if (now === last) return now;
+    still = now === last ? still + 1 : 0;
     last = now;
   }
   return last;
@@ -244,3 +255,188 @@ for (const { version, banner, reset } of VERSIONS) {
     }
   });
 }
+
+// ---- issue 27: a limit counts only where the CLI draws it; a printed reset is trusted ~8 days ----
+
+const V = "claude-code/2.1.332";
+const HAND = "hand-made/claude-code";
+/**
+ * Real 2.1.332 screens that only quote a limit — in an answer (newer lines below it, at its end, in
+ * a list), in a tool's output — or show a real banner with a newer turn below it; and two
+ * hand-made variants (a tool's output quoting it as the last block, the macOS answer glyph).
+ */
+const QUOTED = [
+  `${V}/limit-quoted-answer@${SIZE}`,
+  `${V}/limit-quoted-answer-end@${SIZE}`,
+  `${V}/limit-quoted-list@${SIZE}`,
+  `${V}/limit-quoted-tool@${SIZE}`,
+  `${V}/limit-then-work@${SIZE}`,
+  `${HAND}/limit-quoted-tool-last@${SIZE}`,
+  `${HAND}/limit-quoted-answer-macos@${SIZE}`,
+];
+/** Ticks through a whole day: whatever reset a quoted banner names, some tick is past it + margin. */
+const ALL_DAY = Array.from(
+  { length: 9 },
+  (_, k) => new Date(Date.parse(`${DAY}T00:30:00Z`) + k * 3 * 3_600_000).toISOString(),
+);
+
+Deno.test("drive limit (cron, 2.1.332, issue 27): panes that only quote a limit get no resume text all day", async () => {
+  await using box = await cronBox();
+  const orch = await startReplay(box.server, await loadScreen(`${V}/ready@${SIZE}`), {
+    session: "agents",
+  });
+  const panes = [orch];
+  try {
+    for (const rel of QUOTED) {
+      panes.push(
+        await startReplay(box.server, await loadScreen(rel), {
+          session: "agents",
+          newWindow: true,
+        }),
+      );
+    }
+    for (const t of ALL_DAY) {
+      const r = await tick(box, t);
+      assert.equal(r.code, 0, `${t}: ${r.stdout}`);
+      assert.deepEqual(names(r.events), [], `${t}: nothing is a limit`);
+    }
+    for (const [i, p] of panes.entries()) {
+      assert.equal(
+        await settled(p),
+        "",
+        `no key reached ${i === 0 ? "the orchestrator" : QUOTED[i - 1]}`,
+      );
+    }
+  } finally {
+    for (const p of panes) await cleanupReplay(p);
+  }
+});
+
+Deno.test("drive limit (cron, 2.1.332, issue 27): a quoted limit in the orchestrator does not make drive exit 75", async () => {
+  await using box = await cronBox();
+  const orch = await startReplay(box.server, await loadScreen(QUOTED[1]), { session: "agents" });
+  try {
+    for (const t of [ALL_DAY[0], ALL_DAY[5]]) {
+      const resumed = await tick(box, t);
+      assert.equal(resumed.code, 0, `--resume at ${t}: ${resumed.stdout}`);
+      const plain = await box.run(
+        `"$DROVER" drive --session agents --once --events "$HOME/events.jsonl" --now ${t}`,
+      );
+      assert.equal(plain.code, 0, `without --resume at ${t}: ${plain.stdout}${plain.stderr}`);
+    }
+    assert.deepEqual(names(await readEvents(box)), []);
+    assert.equal(await settled(orch), "");
+  } finally {
+    await cleanupReplay(orch);
+  }
+});
+
+Deno.test("drive limit (cron, 2.1.332, issue 27): a reset in the past, decades ahead or in a blank zone escalates, never resumes", async () => {
+  await using box = await cronBox();
+  const orch = await startReplay(box.server, await loadScreen(`${V}/ready@${SIZE}`), {
+    session: "agents",
+  });
+  const bad = ["limit-past-reset", "limit-far-reset", "limit-blank-zone"];
+  const panes = [orch];
+  try {
+    for (const name of bad) {
+      panes.push(
+        await startReplay(box.server, await loadScreen(`${HAND}/${name}@${SIZE}`), {
+          session: "agents",
+          newWindow: true,
+        }),
+      );
+    }
+    for (const t of [ALL_DAY[0], ALL_DAY[3], ALL_DAY[8]]) {
+      const r = await tick(box, t);
+      assert.equal(r.code, 0, r.stdout);
+    }
+    const events = await readEvents(box);
+    // Each escalated as an unavailable CLI (once per dedup window: each tick is hours apart).
+    assert.deepEqual(names(events), Array(9).fill("escalated:cli-unavailable"));
+    for (const e of events) assert.equal(e.resets_at, undefined, `no reset read: ${e.text}`);
+    for (const p of panes) assert.equal(await settled(p), "");
+  } finally {
+    for (const p of panes) await cleanupReplay(p);
+  }
+  // The orchestrator at such a limit: exit 75 (its CLI cannot serve), as for any unreadable reset.
+  await using box2 = await cronBox();
+  const o2 = await startReplay(box2.server, await loadScreen(`${HAND}/${bad[0]}@${SIZE}`), {
+    session: "agents",
+  });
+  try {
+    const r = await tick(box2, ALL_DAY[2]);
+    assert.equal(r.code, 75, r.stdout);
+    assert.deepEqual(names(r.events), [
+      "orchestrator-unavailable",
+      "escalated:orchestrator-unavailable",
+    ]);
+    assert.equal(await settled(o2), "");
+  } finally {
+    await cleanupReplay(o2);
+  }
+});
+
+/** What a real bash pane shows after `cat FILE`, captured styled: the screen a replay double shows. */
+async function bashCatScreen(box: CronBox, file: string): Promise<Screen> {
+  const pane = (await box.server.tmux(
+    "new-window",
+    "-d",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    "-t",
+    "agents:",
+    "env -i PS1='$ ' TERM=xterm bash --norc --noprofile",
+  )).trim();
+  await box.server.tmux("send-keys", "-t", pane, "-l", `cat '${file}'`);
+  await box.server.tmux("send-keys", "-t", pane, "Enter");
+  let screen = "";
+  for (let i = 0; i < 100; i++) {
+    screen = await box.server.tmux("capture-pane", "-p", "-e", "-J", "-t", pane);
+    const lines = screen.trimEnd().split("\n");
+    if (lines.length > 2 && lines[lines.length - 1].trim() === "$") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await box.server.tmux("kill-pane", "-t", pane);
+  return { text: screen, cols: 120, rows: 40 };
+}
+
+Deno.test("drive limit (cron, 2.1.332, issue 27): a bash pane that cats a limit gets nothing at the reset", async () => {
+  await using box = await cronBox();
+  const orch = await startReplay(box.server, await loadScreen(`${V}/ready@${SIZE}`), {
+    session: "agents",
+  });
+  const panes = [orch];
+  try {
+    // The banner alone, and a whole saved limit screen (its input box and footer included).
+    await Deno.writeTextFile(
+      `${box.home}/banner.txt`,
+      "You've hit your 5-hour limit · resets 6:34am (UTC)\n",
+    );
+    await Deno.copyFile(
+      new URL(`../fixtures/${V}/session-limit@${SIZE}.txt`, import.meta.url),
+      `${box.home}/saved.txt`,
+    );
+    for (const f of ["banner.txt", "saved.txt"]) {
+      const screen = await bashCatScreen(box, `${box.home}/${f}`);
+      assert.match(screen.text, /You've hit your 5-hour limit/);
+      panes.push(await startReplay(box.server, screen, { session: "agents", newWindow: true }));
+    }
+    // Before the printed reset, and after it + margin.
+    for (
+      const t of [
+        "2026-12-01T05:00:00.000Z",
+        "2026-12-01T06:40:00.000Z",
+        "2026-12-01T08:00:00.000Z",
+      ]
+    ) {
+      const r = await tick(box, t);
+      assert.equal(r.code, 0, r.stdout);
+      assert.deepEqual(names(r.events), [], `${t}: no limit, no limit-menu, no unavailable CLI`);
+    }
+    for (const p of panes) assert.equal(await settled(p), "");
+  } finally {
+    for (const p of panes) await cleanupReplay(p);
+  }
+});

@@ -221,7 +221,8 @@ function readZone(t: string): Zone | null {
   if (ABBREVIATIONS[low] !== undefined) {
     return { kind: "fixed", offsetMs: ABBREVIATIONS[low] * HOUR };
   }
-  const off = /^(?:utc|gmt)?([+-−])(\d{1,2})(?::?(\d{2}))?$/.exec(low);
+  // Only a real sign: `[+-−]` would be the range U+002B…U+2212 ("05" and "a5" read as UTC−5).
+  const off = /^(?:utc|gmt)?([+\-−])(\d{1,2})(?::?(\d{2}))?$/.exec(low);
   if (off) {
     const h = Number(off[2]), m = Number(off[3] ?? "0");
     if (h > 14 || m > 59) return null;

@@ -8,10 +8,12 @@ import {
   parseDate,
   parseRelative,
   parseTime,
+  parseZone,
   type ResetCaptures,
   resetIso,
 } from "../../lib/limit/reset.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
+import { detect } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 
 const at = (iso: string) => Date.parse(iso);
@@ -420,4 +422,39 @@ Deno.test("reset: zone spellings", () => {
   assert.deepEqual(noon("America/Sao_Paulo"), "2026-07-01T15:00:00.000Z");
   assert.deepEqual(noon("Australia/Adelaide"), "2026-07-01T02:30:00.000Z");
   assert.deepEqual(noon("Etc/GMT+5"), "2026-07-01T17:00:00.000Z");
+});
+
+Deno.test("reset: an offset needs a real sign (+, -, U+2212) before its digits", () => {
+  const HOUR = 3_600_000;
+  const fixed = (h: number, m = 0) => ({
+    kind: "fixed",
+    offsetMs: h * HOUR + Math.sign(h) * m * 60_000,
+  });
+  assert.deepEqual(parseZone("+5"), fixed(5));
+  assert.deepEqual(parseZone("-05:30"), fixed(-5, 30));
+  assert.deepEqual(parseZone("\u22123"), fixed(-3));
+  assert.deepEqual(parseZone("UTC+9"), fixed(9));
+  assert.deepEqual(parseZone("GMT-0330"), fixed(-3, 30));
+  // `[+-−]` is the character range U+002B…U+2212: a digit or a letter took the place of the sign
+  // and both of these read as UTC−5.
+  for (const bad of ["05", "a5", "utca5", "GMT05", "5", "×5", "~5", "+", "+a"]) {
+    assert.deepEqual(parseZone(bad), null, bad);
+  }
+});
+
+Deno.test("reset: a limit printed in an unknown zone has no reset instant (so drive escalates it)", () => {
+  // The recorded 2.1.197 session-limit-zone screen with its zone edited (hand-made, labelled so).
+  const dir = new URL("../fixtures/claude-code/2.1.197/", import.meta.url).pathname;
+  const real = Deno.readTextFileSync(`${dir}session-limit-zone@120x40.txt`);
+  assert.ok(real.includes("(America/New_York)"));
+  const profile = resolveProfile("claude", EMPTY_CONFIG);
+  const opts = { now: at("2026-12-01T12:00:00Z"), timeZone: "UTC" };
+  assert.notEqual(detect({ plain: real }, profile, opts).limit_resets_at, null);
+  for (const zone of ["05", "a5"]) {
+    const v = detect({ plain: real.replace("(America/New_York)", `(${zone})`) }, profile, opts);
+    assert.match(v.limit ?? "", /resets 3:55am/, zone);
+    assert.equal(v.limit_resets_at, null, `zone "${zone}" must stay unread, never UTC-5`);
+  }
+  // Unread resets escalate as an unavailable CLI (tests/unit/drive_limit_test.ts "a limit with no
+  // readable reset is escalated as before, even with resume").
 });

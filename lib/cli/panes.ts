@@ -1,7 +1,7 @@
 /** `drover panes [--session S]`: every pane with its CLI (and how it was identified), role, state, mode. */
 import { checkCliFlag } from "../profile/resolve.ts";
 import { DroverError, invalidArgument } from "../errors.ts";
-import { parseDuration } from "../drive/duration.ts";
+import { readDuration } from "../config/duration.ts";
 import { makeDetector, makeSummarizer, type Verdicts } from "../approve/judge.ts";
 import type { PaneSummary } from "../detect/mod.ts";
 import { loadConfig } from "../config/discover.ts";
@@ -151,11 +151,7 @@ function versionOf(
 /** `--interval` of `--watch` in ms (default 2s), within 250ms–10m. */
 function watchInterval(text: string | undefined): number {
   if (text === undefined) return 2000;
-  const ms = parseDuration(text, "--interval");
-  if (ms < 250 || ms > 600_000) {
-    throw invalidArgument(`--interval must be between 250ms and 10m (got ${text})`);
-  }
-  return ms;
+  return readDuration(text, "--interval", { min: 250, max: 600_000 });
 }
 
 export async function action({ opts, g }: Invocation): Promise<CommandResult> {

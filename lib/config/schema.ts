@@ -6,7 +6,13 @@
  */
 import { z } from "../deps/zod.ts";
 import { describe, type PatternCheck, promptProfileSchema, quote } from "../profile/schema.ts";
-import { parseDuration } from "./duration.ts";
+import {
+  DRIVE_DURATIONS,
+  durationProblem,
+  type DurationRange,
+  parseDuration,
+  rangeProblem,
+} from "./duration.ts";
 
 const nonEmpty = (what = "a non-empty string") =>
   z.string({ error: (i) => `must be ${what}, got ${describe(i.input)}` })
@@ -58,18 +64,22 @@ export function cliEntrySchema<P>(check: PatternCheck<P>) {
 /** The keys `[clis.<name>]` acts on (named in the "unknown key" reason). */
 export const CLI_KEYS = ["command", "args", "prompt", "env", "enabled", "prompt_profile"] as const;
 
-const DURATION = nonEmpty().transform((s, ctx) => {
-  const ms = parseDuration(s);
-  if (ms === null || ms <= 0) {
-    ctx.issues.push({
-      code: "custom",
-      message: `must be a duration like "15s", "10m" or "1h", got ${quote(s)}`,
-      input: s,
-    });
-    return z.NEVER;
-  }
-  return ms;
-});
+/** A duration (lib/config/duration.ts: the grammar the flags use too) within a setting's range. */
+function duration(range: DurationRange) {
+  return nonEmpty().transform((s, ctx) => {
+    const ms = parseDuration(s);
+    const problem = ms === null ? durationProblem(s) : rangeProblem(ms, range);
+    if (ms === null || problem !== null) {
+      ctx.issues.push({
+        code: "custom",
+        message: ms === null ? `${quote(s)} ${problem}` : `${problem}, got ${quote(s)}`,
+        input: s,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
 
 /** `[drive]`: defaults for `drover drive` (flags override). Durations come out in ms. */
 export const DRIVE = z.strictObject({
@@ -81,15 +91,15 @@ export const DRIVE = z.strictObject({
   allow: z.array(nonEmpty(), { error: "must be an array of non-empty command prefixes" })
     .optional(),
   nudge: nonEmpty().optional(),
-  nudge_every: DURATION.optional(),
-  dedup_window: DURATION.optional(),
-  interval: DURATION.optional(),
+  nudge_every: duration(DRIVE_DURATIONS.nudge_every).optional(),
+  dedup_window: duration(DRIVE_DURATIONS.dedup_window).optional(),
+  interval: duration(DRIVE_DURATIONS.interval).optional(),
   events: nonEmpty().optional(),
   on_escalate: nonEmpty().optional(),
-  hook_timeout: DURATION.optional(),
+  hook_timeout: duration(DRIVE_DURATIONS.hook_timeout).optional(),
   state: nonEmpty().optional(),
   resume: nonEmpty().optional(),
-  resume_margin: DURATION.optional(),
+  resume_margin: duration(DRIVE_DURATIONS.resume_margin).optional(),
 }, { error: (i) => `must be a table, got ${describe(i.input)}` });
 
 /**

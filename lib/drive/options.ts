@@ -4,7 +4,7 @@
  */
 import type { DriveConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
-import { parseDuration } from "./duration.ts";
+import { DRIVE_DURATIONS, readDuration } from "../config/duration.ts";
 
 export const DEFAULTS = {
   intervalMs: 15_000,
@@ -80,10 +80,10 @@ export function resolveDriveOptions(
   if (!session || session.trim() === "") {
     throw invalidArgument("drive needs a session: pass --session S (or set [drive].session)");
   }
+  // A [drive] duration was checked against the same range when the config was loaded.
   const intervalMs = flags.interval !== undefined
-    ? parseDuration(flags.interval, "--interval")
+    ? readDuration(flags.interval, "--interval", DRIVE_DURATIONS.interval)
     : cfg.intervalMs ?? DEFAULTS.intervalMs;
-  if (intervalMs < 100) throw invalidArgument("--interval must be at least 100ms");
   const approve = flags.approve ?? cfg.approve ?? "none";
   if (approve !== "none" && approve !== "allowlist") {
     throw invalidArgument(`--approve must be "none" or "allowlist", got "${approve}"`);
@@ -92,31 +92,24 @@ export function resolveDriveOptions(
   const nudge = flags.nudge ?? cfg.nudge;
   const nudgeEveryText = flags.nudgeEvery;
   let nudgeEveryMs = nudgeEveryText !== undefined
-    ? parseDuration(nudgeEveryText, "--nudge-every")
+    ? readDuration(nudgeEveryText, "--nudge-every", DRIVE_DURATIONS.nudge_every)
     : cfg.nudgeEveryMs;
   if (nudgeEveryMs !== undefined && (nudge === undefined || nudge.trim() === "")) {
     throw invalidArgument("--nudge-every needs --nudge TEXT (or [drive].nudge)");
   }
   if (nudge !== undefined && nudge.trim() === "") throw invalidArgument("--nudge text is empty");
   if (nudge !== undefined) nudgeEveryMs ??= DEFAULTS.nudgeEveryMs;
-  if (nudgeEveryMs !== undefined && nudgeEveryMs < 1000) {
-    throw invalidArgument("--nudge-every must be at least 1s");
-  }
   const dedupWindowMs = flags.dedupWindow !== undefined
-    ? parseDuration(flags.dedupWindow, "--dedup-window")
+    ? readDuration(flags.dedupWindow, "--dedup-window", DRIVE_DURATIONS.dedup_window)
     : cfg.dedupWindowMs ?? DEFAULTS.dedupWindowMs;
   const hookTimeoutMs = flags.hookTimeout !== undefined
-    ? parseDuration(flags.hookTimeout, "--hook-timeout")
+    ? readDuration(flags.hookTimeout, "--hook-timeout", DRIVE_DURATIONS.hook_timeout)
     : cfg.hookTimeoutMs ?? DEFAULTS.hookTimeoutMs;
-  if (hookTimeoutMs < 100 || hookTimeoutMs > 3_600_000) {
-    throw invalidArgument("--hook-timeout must be between 100ms and 1h");
-  }
   const resume = flags.resume ?? cfg.resume;
   if (resume !== undefined && resume.trim() === "") throw invalidArgument("--resume text is empty");
   const resumeMarginMs = flags.resumeMargin !== undefined
-    ? parseDuration(flags.resumeMargin, "--resume-margin")
+    ? readDuration(flags.resumeMargin, "--resume-margin", DRIVE_DURATIONS.resume_margin)
     : cfg.resumeMarginMs ?? DEFAULTS.resumeMarginMs;
-  if (resumeMarginMs > 24 * 3_600_000) throw invalidArgument("--resume-margin must be at most 24h");
   if (flags.resumeMargin !== undefined && resume === undefined) {
     throw invalidArgument("--resume-margin needs --resume TEXT (or [drive].resume)");
   }
@@ -157,7 +150,7 @@ export function resolveDriveOptions(
   const hook = flags.onEscalate ?? cfg.onEscalate;
   if (hook !== undefined && hook.trim() !== "") out.onEscalate = hook;
   if (flags.settle !== undefined) {
-    out.settleMs = parseDuration(flags.settle, "--settle");
+    out.settleMs = readDuration(flags.settle, "--settle");
     // the verify capture follows the same rhythm as the settle when it is shortened for tests
     out.verifyMs = Math.min(DEFAULTS.verifyMs, Math.max(out.settleMs, 100));
   }

@@ -3,6 +3,7 @@ import { DroverError } from "../../lib/errors.ts";
 import { discoverConfig, loadConfig, parseConfig } from "../../lib/config/load.ts";
 import { keyLines } from "../../lib/config/toml_lines.ts";
 import { parseDuration } from "../../lib/config/duration.ts";
+import { resolveDriveOptions } from "../../lib/drive/options.ts";
 
 function configError(text: string): DroverError {
   try {
@@ -145,7 +146,7 @@ bogus = 1
   assert.match(m, /config\.toml:4: clis\.a\.enabled: must be true or false/);
   assert.match(m, /config\.toml:5: clis\.a\.comand: unknown key/);
   assert.match(m, /config\.toml:8: drive\.approve: must be "none" or "allowlist"/);
-  assert.match(m, /config\.toml:9: drive\.nudge_every: must be a duration/);
+  assert.match(m, /config\.toml:9: drive\.nudge_every: "soon" is not a duration/);
   assert.match(m, /config\.toml:10: drive\.bogus: unknown key/);
 });
 
@@ -246,10 +247,107 @@ v = 2
   assert.equal(k.lineOf(["list", "1", "v"]), 14);
 });
 
-Deno.test("durations", () => {
+Deno.test("durations: one grammar (units d h m s ms, largest first, each once; no bare number)", () => {
   assert.equal(parseDuration("15s"), 15000);
   assert.equal(parseDuration("1h30m"), 5_400_000);
   assert.equal(parseDuration("500ms"), 500);
-  assert.equal(parseDuration("10"), null);
-  assert.equal(parseDuration("soon"), null);
+  assert.equal(parseDuration("1d"), 86_400_000);
+  assert.equal(parseDuration("1d12h"), 129_600_000);
+  assert.equal(parseDuration("1.5h"), 5_400_000);
+  assert.equal(parseDuration(" 2m "), 120_000);
+  assert.equal(parseDuration("0s"), 0);
+  assert.equal(parseDuration("1m500ms"), 60_500);
+  for (
+    const bad of [
+      "10",
+      "1.5",
+      "soon",
+      "",
+      "1 h",
+      "30m1h",
+      "1h1h",
+      "-5s",
+      "+5s",
+      "1w",
+      "5sec",
+      "1.s",
+      ".5s",
+      "1h30",
+    ]
+  ) {
+    assert.equal(parseDuration(bad), null, bad);
+  }
+});
+
+/**
+ * Issue 25: `nudge_every = "1d"` was refused in the file while `--nudge-every 1d` was taken, and a
+ * bare `--interval 15` meant seconds on the command line only. Every text must now get the same
+ * answer from [drive] as from the flag of the same name: the same milliseconds, or a refusal.
+ */
+Deno.test("durations: [drive] keys and their flags take and refuse the same texts", () => {
+  const env = (k: string) => ({ HOME: "/home/u" } as Record<string, string>)[k];
+  const keys = {
+    interval: ["interval", "intervalMs"],
+    nudge_every: ["nudgeEvery", "nudgeEveryMs"],
+    dedup_window: ["dedupWindow", "dedupWindowMs"],
+    hook_timeout: ["hookTimeout", "hookTimeoutMs"],
+    resume_margin: ["resumeMargin", "resumeMarginMs"],
+  } as const;
+  const texts = ["1d", "2h", "1h30m", "15s", "10", "0s", "50ms", "1.5m", "30m1h", "25h", "1 h"];
+  for (const [key, [flag, field]] of Object.entries(keys)) {
+    for (const text of texts) {
+      const extra = key === "nudge_every"
+        ? { nudge: "go" }
+        : key === "resume_margin"
+        ? { resume: "go" }
+        : {};
+      let fromFile: number | string;
+      try {
+        const cfg = parseConfig(
+          `[drive]\n${key} = ${JSON.stringify(text)}\n${
+            Object.entries(extra).map(([k, v]) => `${k} = "${v}"`).join("\n")
+          }\n`,
+          "c.toml",
+        );
+        fromFile = resolveDriveOptions({ session: "s" }, cfg.drive, env)[field] as number;
+      } catch (e) {
+        fromFile = `refused: ${(e as DroverError).code}`;
+      }
+      let fromFlag: number | string;
+      try {
+        fromFlag = resolveDriveOptions(
+          { session: "s", ...extra, [flag]: text },
+          {},
+          env,
+        )[field] as number;
+      } catch (e) {
+        fromFlag = `refused: ${(e as DroverError).code}`;
+      }
+      const same = typeof fromFile === "number"
+        ? fromFile === fromFlag
+        : typeof fromFlag === "string";
+      assert.ok(
+        same,
+        `${key} = "${text}": the file gives ${fromFile}, --${flag} gives ${fromFlag}`,
+      );
+    }
+  }
+  // "1d" is a day in both; where a range allows it
+  assert.equal(
+    resolveDriveOptions({ session: "s", dedupWindow: "1d" }, {}, env).dedupWindowMs,
+    86_400_000,
+  );
+  assert.equal(
+    parseConfig('[drive]\ndedup_window = "1d"\n', "c.toml").drive.dedupWindowMs,
+    86_400_000,
+  );
+  // …and a range names the key in the file and the flag on the command line
+  assert.throws(
+    () => parseConfig('[drive]\ninterval = "50ms"\n', "c.toml"),
+    /c\.toml:2: drive\.interval: must be at least 100ms, got "50ms"/,
+  );
+  assert.throws(
+    () => resolveDriveOptions({ session: "s", interval: "50ms" }, {}, env),
+    /--interval must be at least 100ms/,
+  );
 });

@@ -18,7 +18,7 @@ import { eventJson, humanLine, makeEvent } from "../../lib/drive/events.ts";
 import { acquireLock } from "../../lib/drive/lock.ts";
 import { nudgeText, sendNudge, wedgedHow } from "../../lib/drive/nudge.ts";
 import { resolveDriveOptions, sessionKey } from "../../lib/drive/options.ts";
-import { formatDuration, parseDuration } from "../../lib/drive/duration.ts";
+import { formatDuration, readDuration } from "../../lib/config/duration.ts";
 import {
   type ApproveResult,
   DRIVE_EXIT,
@@ -410,12 +410,16 @@ Deno.test("options: flags override [drive]; defaults; validation", () => {
 });
 
 Deno.test("durations", () => {
-  assert.equal(parseDuration("15s", "x"), 15_000);
-  assert.equal(parseDuration("1h30m", "x"), 5_400_000);
-  assert.equal(parseDuration("250ms", "x"), 250);
-  assert.equal(parseDuration("2", "x"), 2000);
-  assert.throws(() => parseDuration("10 minutes", "--interval"), /--interval/);
-  assert.throws(() => parseDuration("", "x"));
+  assert.equal(readDuration("15s", "x"), 15_000);
+  assert.equal(readDuration("1h30m", "x"), 5_400_000);
+  assert.equal(readDuration("250ms", "x"), 250);
+  // a bare number is no duration on the command line either (the config file always refused it)
+  assert.throws(
+    () => readDuration("2", "--interval"),
+    /--interval: "2" is a number without a unit/,
+  );
+  assert.throws(() => readDuration("10 minutes", "--interval"), /--interval/);
+  assert.throws(() => readDuration("", "x"));
   assert.equal(formatDuration(5_400_000), "1h30m");
   assert.equal(formatDuration(15_000), "15s");
 });

@@ -1144,6 +1144,7 @@ cmd_classify() {
     fi
     ;;
   escalate\|danger) printf 'escalate (danger: %s)\n' "$rule" ;;
+  escalate\|opaque) printf 'escalate (opaque: %s)\n' "$rule" ;;
   escalate\|not-allowlisted) printf 'escalate (not allowlisted)\n' ;;
   escalate\|cli-unavailable) printf 'escalate (cli unavailable)\n' ;;
   refuse\|dialog) printf 'refuse (dialog: not a permission prompt)\n' ;;

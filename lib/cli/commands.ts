@@ -174,7 +174,8 @@ export const ROOT: Entry = {
         },
         {
           flags: "--allow <prefix>",
-          help: "allowlisted command prefix (repeatable; replaces [drive].allow)",
+          help: "allowlisted command prefix (repeatable; replaces [drive].allow); code that " +
+            "runs code (node -e, git -c, npx …) only by an entry equal to the whole command",
           repeatable: true,
         },
         {
@@ -394,7 +395,8 @@ export const ROOT: Entry = {
         },
         {
           flags: "--allow <prefix>",
-          help: "allowlisted command prefix (repeatable; replaces [drive].allow)",
+          help: "allowlisted command prefix (repeatable; replaces [drive].allow); code that " +
+            "runs code (node -e, git -c, npx …) only by an entry equal to the whole command",
           repeatable: true,
         },
         {

@@ -2,6 +2,7 @@
  * `drover config check`: find, parse and validate the configuration (and the shipped profiles).
  * Errors exit 2 with `file:line: field: reason` lines; unknown top-level tables are warnings.
  */
+import { allowEntryNote } from "../drive/opaque.ts";
 import { parseEmbeddedProfiles } from "../profile/embedded.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
@@ -16,6 +17,16 @@ export async function action({ g }: Invocation): Promise<CommandResult> {
       u.key.length > 80 ? u.key.slice(0, 60) + "…" : u.key
     }: unknown top-level key or table, ignored by drover`
   );
+  // Entries that name only an interpreter, a runner or a wrapper: what they approve, and what not.
+  const allowNotes = (c.drive.allow ?? []).flatMap((entry, i) => {
+    const note = allowEntryNote(entry);
+    return note === null ? [] : [{ entry, line: c.allowLines?.[i] ?? null, note }];
+  });
+  for (const n of allowNotes) {
+    warnings.push(
+      `${c.path}:${n.line ?? 1}: drive.allow: ${JSON.stringify(n.entry)} ${n.note}`,
+    );
+  }
   const human = [
     c.path
       ? `configuration ${c.path} (${c.source}): ok`
@@ -39,6 +50,7 @@ export async function action({ g }: Invocation): Promise<CommandResult> {
       clis: Object.keys(c.clis),
       drive: c.drive,
       unknown: c.unknown,
+      allow_notes: allowNotes,
     },
     human,
     warnings,

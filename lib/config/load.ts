@@ -114,6 +114,7 @@ export function parseConfig(text: string, file: string, source: ConfigSource = "
     clis,
     drive: Object.freeze(drive) as DriveConfig,
     unknown,
+    allowLines: (dv.allow ?? []).map((_, i) => lines.lineOf(["drive", "allow", i])),
   });
 }
 

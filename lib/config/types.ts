@@ -64,6 +64,8 @@ export interface Config {
   readonly drive: DriveConfig;
   /** Top-level tables/keys drover does not know: reported by `config check`, otherwise ignored. */
   readonly unknown: readonly UnknownEntry[];
+  /** Line of each `[drive].allow` entry in the file (for `config check`'s notes on them). */
+  readonly allowLines?: readonly number[];
 }
 
 export interface ConfigIssue {

@@ -19,6 +19,7 @@ export const CLASSIFY = envelope(
     command: z.string().nullable().optional(),
     matched: z.array(z.string()).optional(),
     rule: z.string().optional(),
+    opaque: z.string().optional(),
     plan: z.enum(["nothing", "submit", "nudge"]).optional(),
     detail: z.string().optional(),
   }),

@@ -12,5 +12,13 @@ export const CONFIG_CHECK = envelope(
     clis: z.array(z.unknown()),
     drive: z.record(z.string(), z.unknown()),
     unknown: z.array(z.unknown()),
+    allow_notes: z.array(z.object({
+      entry: z.string(),
+      line: z.number().nullable(),
+      note: z.string(),
+    })).describe(
+      "[drive].allow entries that name only an interpreter, a package runner or a wrapper, or " +
+        "are opaque commands themselves: what each approves and what it never approves",
+    ),
   }),
 );

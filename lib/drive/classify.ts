@@ -9,17 +9,19 @@
  *   drover-classify/1<TAB>VERB<TAB>REASON<TAB>OPTION<TAB>KEY<TAB>RULE<TAB>DETAIL
  *   VERB    approve | escalate | refuse | no-op
  *   REASON  approve:  allowlisted
- *           escalate: danger | not-allowlisted | cli-unavailable
+ *           escalate: danger | opaque | not-allowlisted | cli-unavailable
  *           refuse:   dialog | broad-grant | no-option-1 | not-affirmative | … (the gate's reasons)
  *           no-op:    not-live
  *   OPTION  the option answered (1), else "-"
  *   KEY     the key approve sends for it ("1" or "Enter"), else "-"
- *   RULE    the danger rule (escalate/danger), else "-"
+ *   RULE    the danger rule (escalate/danger), the opaque form (escalate/opaque: "node -e",
+ *           "git -c", "npx" …), else "-"
  *   DETAIL  one line of text: the allowlist entries matched (joined by ", "), the danger's words,
  *           why it is not allowlisted, the refusal message, or the drive plan for a screen with no
  *           live prompt (nothing | submit | nudge)
  * Every field is non-empty ("-" stands for none; tab-separated fields must not collapse) and free
- * of tabs and newlines. A reader refuses any other format version.
+ * of tabs and newlines. A reader refuses any other format version, and words a REASON it does not
+ * know as "VERB (REASON)" (so `opaque`, added within format 1, reads "escalate (opaque)" there).
  */
 import { gate, type RefusalReason } from "../approve/gate.ts";
 import { toJudged, type Verdicts } from "../approve/judge.ts";
@@ -43,6 +45,14 @@ export type Classification =
     matched: string[];
   }
   | { verb: "escalate"; reason: "danger"; rule: DangerRule; detail: string; command: string }
+  | {
+    verb: "escalate";
+    reason: "opaque";
+    /** The opaque form ("node -e"), lib/drive/opaque.ts. */
+    opaque: string;
+    detail: string;
+    command: string;
+  }
   | { verb: "escalate"; reason: "not-allowlisted"; detail: string; command: string | null }
   | { verb: "escalate"; reason: "cli-unavailable"; detail: string }
   | { verb: "refuse"; reason: RefusalReason; detail: string }
@@ -85,6 +95,15 @@ export function classifyCapture(
         const g = gate(toJudged(raw));
         return { verb: "refuse", reason: "dialog", detail: g.ok ? plan.message : g.message };
       }
+      if (plan.opaque) {
+        return {
+          verb: "escalate",
+          reason: "opaque",
+          opaque: plan.opaque.form,
+          detail: plan.opaque.detail,
+          command: plan.command ?? "",
+        };
+      }
       if (plan.danger) {
         return {
           verb: "escalate",
@@ -126,7 +145,13 @@ function field(s: string | null | undefined, max = 240): string {
 export function classifyLine(c: Classification): string {
   const option = c.verb === "approve" ? String(c.option) : "-";
   const key = c.verb === "approve" ? c.key : "-";
-  const rule = c.verb === "escalate" && c.reason === "danger" ? c.rule : "-";
+  const rule = c.verb !== "escalate"
+    ? "-"
+    : c.reason === "danger"
+    ? c.rule
+    : c.reason === "opaque"
+    ? c.opaque
+    : "-";
   const detail = c.verb === "approve" ? c.matched.join(", ") : c.detail;
   return [CLASSIFY_TAG, c.verb, c.reason, option, key, field(rule), field(detail)].join("\t");
 }

@@ -9,8 +9,11 @@
  *
  * The allowlist is stricter still: every simple command of the line must start with the words of
  * an allowlist entry, and the line must hold nothing whose effect is not literal (substitutions,
- * expansions, assignments in front of the command, output redirections, compound syntax).
+ * expansions, assignments in front of the command, output redirections, compound syntax). Code
+ * that runs code (opaque.ts: `node -e`, `git -c`, `npx` …) is never approved by a prefix: only an
+ * entry equal to the whole command approves it.
  */
+import { findOpaque } from "./opaque.ts";
 import { baseName, isAssignment, parseShell, type Segment } from "./shell_words.ts";
 
 export type DangerRule =
@@ -42,6 +45,8 @@ export interface Danger {
 export type CommandVerdict =
   | { decision: "allow"; matched: string[] }
   | { decision: "danger"; rule: DangerRule; detail: string }
+  /** Code that runs code (opaque.ts): no prefix entry approves it, only one equal to the command. */
+  | { decision: "opaque"; form: string; detail: string }
   | { decision: "unlisted"; reason: string };
 
 const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"]);
@@ -487,13 +492,20 @@ export function entryWords(entry: string): string[] {
 
 /**
  * Judge a prompt's command: compiled danger rules first (no configuration overrides them), then
- * the allowlist of command prefixes. Only "allow" may lead to an approval.
+ * the opaque forms (no prefix approves them), then the allowlist of command prefixes. Only "allow"
+ * may lead to an approval.
  */
 export function classifyCommand(command: string, allow: readonly string[]): CommandVerdict {
   const text = command.trim();
   if (text === "") return { decision: "unlisted", reason: "the prompt shows no command" };
   const danger = findDanger(text);
   if (danger) return { decision: "danger", rule: danger.rule, detail: danger.detail };
+  const opaque = findOpaque(text);
+  // An entry written out as this very command is the operator's judgement of its program text.
+  const whole = opaque ? allow.find((a) => a.trim() === text) : undefined;
+  if (opaque && whole === undefined) {
+    return { decision: "opaque", form: opaque.form, detail: opaque.detail };
+  }
   const entries = allow.map(entryWords).filter((e) => e.length > 0);
   if (entries.length === 0) return { decision: "unlisted", reason: "the allowlist is empty" };
   const p = parseShell(text);
@@ -517,6 +529,7 @@ export function classifyCommand(command: string, allow: readonly string[]): Comm
         reason: `the command redirects ${bad.op} ${bad.target}`.trim(),
       };
     }
+    if (whole !== undefined) continue;
     const hit = entries.find((e) =>
       e.length <= seg.words.length &&
       e.every((w, k) => seg.words[k] === w && !seg.dynamic[k] && !seg.glob[k])
@@ -529,5 +542,5 @@ export function classifyCommand(command: string, allow: readonly string[]): Comm
     }
     matched.push(hit.join(" "));
   }
-  return { decision: "allow", matched };
+  return { decision: "allow", matched: whole !== undefined ? [whole.trim()] : matched };
 }

@@ -141,6 +141,8 @@ export type PanePlan =
     resets_at?: string;
     /** The compiled danger rule the command tripped (verdict "danger:<rule>"). */
     danger?: { rule: DangerRule; detail: string };
+    /** The opaque form the command has (verdict "opaque:<form>"). */
+    opaque?: { form: string; detail: string };
   }
   | { kind: "approve"; command: string; matched: string[] }
   | { kind: "submit"; text: string }
@@ -296,6 +298,16 @@ export function planPane(
         message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
           oneLine(c.detail, 80)
         }); never auto-approved`,
+      };
+    }
+    if (c.decision === "opaque") {
+      return {
+        ...base,
+        verdict: `opaque:${c.form}`,
+        opaque: { form: c.form, detail: c.detail },
+        message:
+          `permission prompt for ${shown} runs code drover cannot judge (opaque: ${c.form}); ` +
+          "no allowlist prefix approves it, only an entry equal to the whole command",
       };
     }
     if (v.command_block !== undefined && !commandStandsAlone(v)) {

@@ -45,7 +45,10 @@ export interface DriveEvent {
   cli?: string;
   role?: "orchestrator" | "agent";
   reason?: EscalationReason;
-  /** For prompts: "approve-none", "orchestrator", "not-allowlisted", "danger:<rule>", "gate:<reason>". */
+  /**
+   * For prompts: "approve-none", "orchestrator", "not-allowlisted", "danger:<rule>",
+   * "opaque:<form>" (code that runs code, e.g. "opaque:node -e"), "gate:<reason>".
+   */
   verdict?: string;
   command?: string | null;
   file_path?: string | null;

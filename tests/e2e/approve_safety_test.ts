@@ -189,7 +189,8 @@ Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the 
       "--approve",
       "allowlist",
       "--allow",
-      "node",
+      // inline code: only an entry equal to the whole command approves it (issue 25)
+      `node -e "console.log('build check ok: 3 files')"`,
     ]);
   const first = await tick();
   assert.equal(first.code, 0, first.stdout + first.stderr);

@@ -238,7 +238,8 @@ Deno.test("drive: prompts outside the allowlist, dangerous ones, and --approve n
   const esc = events(run).filter((e) => e.event === "escalated");
   const byPane = new Map(esc.map((e) => [e.pane, e]));
   assert.equal(byPane.get(r.agents[0].paneId)?.verdict, "danger:git-force-push", run.stdout);
-  assert.equal(byPane.get(r.agents[1].paneId)?.verdict, "not-allowlisted", run.stdout);
+  // the real `node -e …` prompt: inline code, named as such (issue 25)
+  assert.equal(byPane.get(r.agents[1].paneId)?.verdict, "opaque:node -e", run.stdout);
   assert.equal(byPane.get(r.agents[2].paneId)?.verdict, "not-allowlisted", run.stdout);
   assert.equal(esc.length, 3);
   for (const a of r.agents) assert.equal(await keysSettle(a, 0, 100), "");

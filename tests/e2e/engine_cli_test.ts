@@ -207,6 +207,35 @@ Deno.test("config check: a git-paw file works via --config, unknown tables are r
   });
 });
 
+Deno.test("config check: allow entries that name only an interpreter, a runner or a wrapper get a note", async () => {
+  await withTempDir(async (dir) => {
+    const cfg = `${dir}/config.toml`;
+    await Deno.writeTextFile(
+      cfg,
+      `[drive]\napprove = "allowlist"\nallow = [\n  "npm run build",\n  "node -e",\n  "git",\n  "npx",\n  "timeout",\n]\n`,
+    );
+    const run = await drover(["--config", cfg, "config", "check"]);
+    assert.equal(run.code, 0, run.stderr);
+    const q = cfg.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    assert.match(
+      run.stderr,
+      new RegExp(`${q}:5: drive\\.allow: "node -e" names only node -e: it approves no command`),
+    );
+    assert.match(
+      run.stderr,
+      new RegExp(`${q}:6: drive\\.allow: "git" names only git: .*never \`git -c\``),
+    );
+    assert.match(run.stderr, new RegExp(`${q}:7: drive\\.allow: "npx" names only npx`));
+    assert.match(run.stderr, new RegExp(`${q}:8: drive\\.allow: "timeout" names only the wrapper`));
+    assert.doesNotMatch(run.stderr, /npm run build/);
+    const j = envelope(await drover(["--json", "--config", cfg, "config", "check"]));
+    assert.deepEqual(
+      j.data.allow_notes.map((n: { entry: string; line: number }) => [n.entry, n.line]),
+      [["node -e", 5], ["git", 6], ["npx", 7], ["timeout", 8]],
+    );
+  });
+});
+
 Deno.test("config check: a missing --config file is an error naming it", async () => {
   const run = await drover(["--config", "/nonexistent/drover.toml", "config", "check"]);
   assert.equal(run.code, 2);

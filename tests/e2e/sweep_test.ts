@@ -664,13 +664,15 @@ Deno.test("sweep.sh works with no python on PATH", async () => {
       stdout: "piped",
     }).output();
     assert.equal(new TextDecoder().decode(check.stdout).trim(), "none");
-    const classify = await sweep(["classify", "--allow", "node -e"], {
+    // inline code: only an entry equal to the whole command approves it (issue 25)
+    const whole = `node -e "console.log('build check ok: 3 files')"`;
+    const classify = await sweep(["classify", "--allow", whole], {
       stdin: (await loadScreen(need(/^bash-prompt$/).rel)).text,
       env,
       clearEnv: true,
       bash: `${bin}/bash`,
     });
-    assert.equal(classify.stdout, "approve option=1 (allow: node -e)\n", classify.stderr);
+    assert.equal(classify.stdout, `approve option=1 (allow: ${whole})\n`, classify.stderr);
     const gateOnly = await sweep(["approve-eval"], {
       stdin: (await loadScreen(need(/^bash-prompt$/).rel)).text,
       env,

@@ -139,7 +139,8 @@ Deno.test("drive: no allowlisted approval and no nudge into a synchronized windo
       "--approve",
       "allowlist",
       "--allow",
-      "node",
+      // inline code: only an entry equal to the whole command approves it (issue 25)
+      `node -e "console.log('build check ok: 3 files')"`,
       "--nudge",
       "Run your sweep now.",
       "--nudge-every",

@@ -121,3 +121,21 @@ Deno.test("classify: drover __classify --json prints an envelope its contract ac
   });
   assert.equal(plain.stdout, env.data.line + "\n");
 });
+
+// Issue 25: `node -e …` on the real Claude Code prompts, with `node -e` (and `node`) allowlisted,
+// was approved; it escalates as opaque, the form in the RULE field, on both versions.
+Deno.test("classify: inline code on a real prompt escalates as opaque, whatever prefix is allowlisted", async () => {
+  for (const v of ["2.1.197", "2.1.332"]) {
+    const { fields, line } = await judge("claude", `claude-code/${v}/bash-prompt@120x40`, [
+      "node -e",
+      "node",
+    ]);
+    assert.deepEqual(fields.slice(1, 6), ["escalate", "opaque", "-", "-", "node -e"], line);
+    assert.match(fields[6], /^node -e console\.log\('build check ok: 3 files'\)$/, line);
+    // an entry equal to the whole command approves it
+    const whole = await judge("claude", `claude-code/${v}/bash-prompt@120x40`, [
+      `node -e "console.log('build check ok: 3 files')"`,
+    ]);
+    assert.deepEqual(whole.fields.slice(1, 3), ["approve", "allowlisted"], whole.line);
+  }
+});

@@ -85,6 +85,16 @@ Deno.test("decide: permission prompts — allowlist, danger, none, orchestrator,
   };
   assert.equal(verdict(AGENT, PROMPT("npm test && rm -rf /")), "danger:recursive-delete");
   assert.equal(verdict(AGENT, PROMPT("npm run build")), "not-allowlisted");
+  // code that runs code: its form, whatever prefix is allowlisted (issue 25)
+  const broad = { ...SETTINGS, allow: ["node", "node -e", "git", "npx"] };
+  assert.equal(
+    verdict(AGENT, PROMPT(`node -e "require('fs').rmSync('/x')"`), broad),
+    "opaque:node -e",
+  );
+  assert.equal(verdict(AGENT, PROMPT("git -c core.pager=x log"), broad), "opaque:git -c");
+  assert.equal(verdict(AGENT, PROMPT("npx rimraf ~"), broad), "opaque:npx");
+  const op = planPane(AGENT, PROMPT("npx rimraf ~"), st, 0, broad);
+  assert.match(op.kind === "escalate" ? op.message : "", /\(opaque: npx\); no allowlist prefix/);
   assert.equal(verdict(AGENT, PROMPT(null, "notes.txt")), "not-allowlisted");
   assert.equal(
     verdict(AGENT, PROMPT("npm test"), { ...SETTINGS, approve: "none" }),

@@ -15,6 +15,10 @@ export const DETECT = envelope(
     mid_response: z.boolean(),
     command: z.string().nullable(),
     file_path: z.string().nullable(),
+    command_block: z.number().int().nullable().optional().describe(
+      "how many non-blank lines form the screen block holding the command (command + " +
+        "description) when it stands on a line of its own, else null (wrapped, several lines, none)",
+    ),
     options: z.array(OPTION),
     broad_grant_option: z.number().int().nullable(),
     input_box: z.string().nullable(),

@@ -40,6 +40,36 @@ export function subjectOf(
   return { command, file_path };
 }
 
+/** Trim whitespace and side borders so boxed layouts read like open ones. */
+function core(line: string): string {
+  return line.replace(/^[\s│┃|]+/, "").replace(/[\s│┃|]+$/, "");
+}
+
+/**
+ * How many non-blank lines form the block holding the prompt's command (bottom-most occurrence):
+ * the command and its description. A block longer than that means lines nobody judged would run
+ * too; a command that is not on a line of its own (wrapped, several lines) gives null. A dashed
+ * rule (`╌╌╌`, the box Claude Code 2.1.332 draws the command in) bounds the block like a blank line.
+ */
+export function commandBlockOf(s: Screen, command: string | null): number | null {
+  if (command === null || command.trim() === "") return null;
+  const want = command.trim();
+  const lines = s.lines.map(core);
+  let at = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i] === want || (lines[i].endsWith(want) && lines[i].length - want.length <= 3)) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return null;
+  const edge = (l: string) => l === "" || isDashedRule(l);
+  let n = 1;
+  for (let i = at + 1; i < lines.length && !edge(lines[i]); i++) n++;
+  for (let i = at - 1; i >= 0 && !edge(lines[i]); i--) n++;
+  return n;
+}
+
 /** Approval markers anywhere on screen. */
 export function approvalOf(s: Screen, p: ResolvedProfile): boolean {
   return s.nb.some((i) => hasAny(s.lower[i], p.matchers.markers.approval_markers));
@@ -92,8 +122,11 @@ function isConfirmationBoundary(c: string, p: ResolvedProfile): boolean {
  *   2.1.332 puts an optional tip and the description between the header and the box).
  * - Header form, unboxed: the block of non-blank lines after it, up to a
  *   confirmation boundary or a blank line. With the styled capture, grey/dim lines (the CLI's
- *   description of the command) end the command; without it the whole block is kept — erring on
- *   the side of more text, never truncating a multi-line command to its harmless first line.
+ *   description of the command) end the command. Without styles, the block's last line is taken
+ *   for the description only when the rest of the block is exactly the call the modal asks about,
+ *   as the transcript draws it right above the modal (`● Bash(npm run build)`, Claude Code
+ *   2.1.197); otherwise the whole block is kept — erring on the side of more text, never
+ *   truncating a multi-line command to its harmless first line.
  */
 function commandOf(
   s: Screen,
@@ -106,22 +139,11 @@ function commandOf(
   const inline = markers.filter((m) => m.endsWith("("));
   const header = markers.filter((m) => !m.endsWith("("));
   for (let idx = lastLine; idx >= firstLine; idx--) {
-    const line = contentOf(s.lines[idx]);
-    const low = line.toLowerCase();
+    const low = contentOf(s.lines[idx]).toLowerCase();
     const m = inline.find((mk) => low.startsWith(mk));
     if (m !== undefined) {
-      const parts = [line.slice(m.length)];
-      const rows = [idx];
-      for (let j = idx + 1; j < s.lines.length && j <= idx + 20; j++) {
-        if (parts[parts.length - 1].includes(")")) break;
-        const next = contentOf(s.lines[j]);
-        if (next === "") break;
-        parts.push(next);
-        rows.push(j);
-      }
-      const joined = joinRows(s, rows, parts.map((x) => x.trim()));
-      const end = joined.lastIndexOf(")");
-      if (end >= 0 && joined.slice(0, end).trim() !== "") return joined.slice(0, end).trim();
+      const call = inlineCallAt(s, idx, m);
+      if (call !== null) return call.text;
     }
     if (startsAny(low, header)) {
       const boxed = boxedAfter(s, p, idx, lastLine);
@@ -139,8 +161,67 @@ function commandOf(
         block.push(c.trim());
         rows.push(j);
       }
-      if (block.length > 0) return joinRows(s, rows, block);
+      if (block.length === 0) continue;
+      const whole = joinRows(s, rows, block);
+      // Without styles the description is one more line of the block. The call the modal asks
+      // about, as the transcript shows it right above, tells where the command ends: the block
+      // is that command plus at most one line (dropped only when no style says it is a command).
+      if (firstLine > 0 && block.length > 1 && grey(rows[rows.length - 1]) === null) {
+        const call = pendingCallAbove(s, inline, firstLine);
+        const head = joinRows(s, rows.slice(0, -1), block.slice(0, -1));
+        if (call !== null && call === head) return head;
+      }
+      return whole;
     }
+  }
+  return null;
+}
+
+/**
+ * The inline form at row `idx` (`Bash(…)` after the marker `m`): the text up to the last `)`, also
+ * when the call wraps over following rows; `closed` when that `)` ends the call's last row.
+ */
+function inlineCallAt(
+  s: Screen,
+  idx: number,
+  m: string,
+): { text: string; rows: number[]; closed: boolean } | null {
+  const parts = [contentOf(s.lines[idx]).slice(m.length)];
+  const rows = [idx];
+  for (let j = idx + 1; j < s.lines.length && j <= idx + 20; j++) {
+    if (parts[parts.length - 1].includes(")")) break;
+    const next = contentOf(s.lines[j]);
+    if (next === "") break;
+    parts.push(next);
+    rows.push(j);
+  }
+  const joined = joinRows(s, rows, parts.map((x) => x.trim()));
+  const end = joined.lastIndexOf(")");
+  if (end < 0 || joined.slice(0, end).trim() === "") return null;
+  return { text: joined.slice(0, end).trim(), rows, closed: end === joined.trimEnd().length - 1 };
+}
+
+/** Non-blank rows that may sit between the pending call and the modal (its status line). */
+const PENDING_GAP = 2;
+
+/**
+ * The tool call a live modal asks about, as the transcript draws it right above the modal (Claude
+ * Code 2.1.197: `● Bash(npm run build)`, one status row, then the modal's rule): the nearest
+ * inline call above row `top` whose `)` closes its last row, with at most {@link PENDING_GAP}
+ * non-blank rows between it and the modal. null when there is none (scrolled away, cut short
+ * with `…`, or another block in between).
+ */
+function pendingCallAbove(s: Screen, inline: readonly string[], top: number): string | null {
+  for (let i = top - 1; i >= 0 && i >= top - 24; i--) {
+    const low = contentOf(s.lines[i]).toLowerCase();
+    const m = inline.find((mk) => low.startsWith(mk));
+    if (m === undefined) continue;
+    const call = inlineCallAt(s, i, m);
+    if (call === null || !call.closed) return null;
+    const after = call.rows[call.rows.length - 1] + 1;
+    let between = 0;
+    for (let j = after; j < top; j++) if (contentOf(s.lines[j]) !== "") between++;
+    return after <= top && between <= PENDING_GAP ? call.text : null;
   }
   return null;
 }

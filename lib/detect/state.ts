@@ -4,7 +4,13 @@
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { withStepBudget } from "../regex/match.ts";
-import { approvalOf, manualPatternOf, permissionPromptOf, subjectOf } from "./command.ts";
+import {
+  approvalOf,
+  commandBlockOf,
+  manualPatternOf,
+  permissionPromptOf,
+  subjectOf,
+} from "./command.ts";
 import { inputBoxOf, inputTextOf } from "./input.ts";
 import { livePrompt, regionOf } from "./liveness.ts";
 import { type Mode, modeOf } from "./mode.ts";
@@ -61,6 +67,12 @@ export interface Verdicts {
   mid_response: boolean;
   command: string | null;
   file_path: string | null;
+  /**
+   * Extension: how many non-blank lines form the screen block holding the command (the command
+   * and its description), when the command stands on a line of its own; null otherwise (a
+   * wrapped or multi-line command, or none). drive approves only a block of at most 2.
+   */
+  command_block: number | null;
   options: OptionLine[];
   broad_grant_option: number | null;
   input_box: string | null;
@@ -211,6 +223,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     mid_response,
     command: subject.command,
     file_path: subject.file_path,
+    command_block: commandBlockOf(s, subject.command),
     options,
     broad_grant_option: broadGrantOf(options, p),
     input_box: inputTextOf(s, p, box, styled),

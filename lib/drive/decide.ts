@@ -4,7 +4,7 @@
  * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
  */
 import { BOTTOM_REGION } from "../detect/screen.ts";
-import { captureLines, contentOf, isBlank, isDashedRule } from "../detect/text.ts";
+import { captureLines, contentOf, isBlank } from "../detect/text.ts";
 import { classifyCommand, type DangerRule } from "./danger.ts";
 import type { EscalationReason, PaneRef } from "./events.ts";
 import { limitOver, type LimitStep, limitStep, withoutStaleLimit } from "./limit.ts";
@@ -22,8 +22,8 @@ export interface DriveVerdicts {
   /** The line that says the CLI cannot serve (quota, auth …), or null. */
   cli_unavailable: string | null;
   /**
-   * Lines of the screen block the command sits in (command + description), from
-   * {@link commandBlockLines}; null when the command is not visible on a line of its own.
+   * Lines of the screen block the command sits in (command + description), as lib/detect reads
+   * it (`command_block`); null when the command is not visible on a line of its own.
    */
   command_block?: number | null;
   /** A usage-limit banner (lib/detect `limit`), or null/absent. */
@@ -36,36 +36,6 @@ export interface DriveVerdicts {
   tail?: string[];
   /** Read with the capture: the pane's window has synchronize-panes on (no key may go there). */
   synchronized?: boolean;
-}
-
-/** Trim whitespace and side borders so boxed layouts read like open ones. */
-function core(line: string): string {
-  return line.replace(/^[\s│┃|]+/, "").replace(/[\s│┃|]+$/, "");
-}
-
-/**
- * How many non-blank lines form the block holding the prompt's command (bottom-most occurrence).
- * The detector reports only the first line of a multi-line command; a block longer than the
- * command plus its one description line means lines nobody judged would run too. A dashed rule
- * (`╌╌╌`, the box Claude Code 2.1.332 draws the command in) bounds the block like a blank line.
- */
-export function commandBlockLines(plain: string, command: string | null): number | null {
-  if (command === null || command.trim() === "") return null;
-  const want = command.trim();
-  const lines = plain.split("\n").map(core);
-  let at = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (lines[i] === want || (lines[i].endsWith(want) && lines[i].length - want.length <= 3)) {
-      at = i;
-      break;
-    }
-  }
-  if (at < 0) return null;
-  const edge = (l: string) => l === "" || isDashedRule(l);
-  let n = 1;
-  for (let i = at + 1; i < lines.length && !edge(lines[i]); i++) n++;
-  for (let i = at - 1; i >= 0 && !edge(lines[i]); i--) n++;
-  return n;
 }
 
 /** The bottom region's non-blank lines (as lib/detect counts it), decoration stripped. */
@@ -104,9 +74,9 @@ export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
     limit: str(v.limit),
     limit_resets_at: str(v.limit_resets_at),
     input_line: v.input_line === true,
-    ...(plain === undefined
-      ? {}
-      : { command_block: commandBlockLines(plain, str(v.command)), tail: tailOf(plain) }),
+    // lib/detect's own reading of the command's block; missing means not seen (never approved)
+    command_block: typeof v.command_block === "number" ? v.command_block : null,
+    ...(plain === undefined ? {} : { tail: tailOf(plain) }),
   };
 }
 

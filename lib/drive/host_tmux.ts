@@ -21,12 +21,7 @@ import { localTimeZone } from "../limit/local.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
 import { getPaneOption, setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.ts";
-import {
-  commandBlockLines,
-  commandStandsAlone,
-  type DriveVerdicts,
-  toDriveVerdicts,
-} from "./decide.ts";
+import { commandStandsAlone, type DriveVerdicts, toDriveVerdicts } from "./decide.ts";
 import type { DriveEvent } from "./events.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookProblem, runHook } from "./hook.ts";
 import type { ApproveResult, DriveHost, HostPane } from "./run.ts";
@@ -218,11 +213,9 @@ export class TmuxDriveHost implements DriveHost {
     // Every capture the gate judges is re-checked against the allowlist decision made on the
     // sweep capture: a different (or no longer allowlisted) command reads as "no live prompt".
     const judge = (cap: PaneCapture) => {
-      const j = toJudged(detector(cap), cap, words);
-      const standsAlone = commandStandsAlone({
-        ...toDriveVerdicts(j),
-        command_block: commandBlockLines(cap.plain, j.command),
-      });
+      const raw = detector(cap);
+      const j = toJudged(raw, cap, words);
+      const standsAlone = commandStandsAlone(toDriveVerdicts(raw));
       if (j.live_prompt && (!accept(j) || !standsAlone)) {
         rejected = true;
         return { ...j, live_prompt: false, permission_prompt: false };

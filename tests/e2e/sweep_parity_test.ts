@@ -1,10 +1,13 @@
 /**
  * One judgement for sweep.sh and drive. Every screen under tests/fixtures (all CLIs, all versions,
- * the held-out recordings, every hand-made one) and hand-made dangerous prompts in each CLI's real
+ * the held-out recordings, every hand-made one) and hand-made dangerous and opaque prompts (issue
+ * 25's table: `node -e`, `git -c`, `npx` … with their wrapper allowlisted) in each CLI's real
  * prompt chrome (each recorded version whose chrome differs) are shown in replay doubles on private
  * tmux servers; then
  *   - `drover drive --once --approve allowlist` judges and acts on all of them (the real loop), and
- *     `sweep.sh classify` judges each pane's capture: both must take the same action;
+ *     `sweep.sh classify` judges each pane's capture: both must take the same action; on Claude
+ *     Code's screens sweep.sh also judges the plain capture (`-p -J`) and approves it exactly when
+ *     drive approves;
  *   - `sweep.sh approve-eval` (approve's own bash gate) and drover's gate judge each capture: both
  *     must press the same key or refuse for the same reason.
  * Mutations caught: sweep.sh classify wording one verdict as another (e.g. a danger as "not
@@ -36,8 +39,29 @@ const FOLDER_CLI: Record<string, string> = {
   opencode: "opencode",
 };
 
-/** Allowlist of both sides: entries that match real prompts, and ones a danger rule must beat. */
-const ALLOW = ["npm run build", "touch", "node -e", "rm", "git push", "curl"];
+/**
+ * Allowlist of both sides: entries that match real prompts, ones a danger rule must beat, and the
+ * interpreters and runners of issue 25's table (no prefix of theirs approves code that runs code).
+ */
+const ALLOW = [
+  "npm run build",
+  "touch",
+  // the recorded `node -e` prompts' own command, whole: the gate cases in their chrome need an
+  // approvable command (an entry equal to the whole command approves inline code)
+  `node -e "console.log('build check ok: 3 files')"`,
+  "node -e",
+  "node",
+  "rm",
+  "git",
+  "git push",
+  "curl",
+  "npx",
+  "npm",
+  "perl -e",
+  "python3 -c",
+  "deno",
+  "awk",
+];
 
 interface Case {
   name: string;
@@ -48,6 +72,8 @@ interface Case {
   rule?: string;
   /** Hand-made: the action both sides must take. */
   expect?: string;
+  /** The plain capture (`capture-pane -p -J`) must be approved by sweep.sh exactly when drive approves. */
+  plainToo?: boolean;
 }
 
 async function recordedCases(): Promise<{ cases: Case[]; counts: Record<string, number> }> {
@@ -73,6 +99,7 @@ async function recordedCases(): Promise<{ cases: Case[]; counts: Record<string, 
             cli,
             size: s.size,
             screen: { text: await Deno.readTextFile(`${dir}/${s.styled}`), cols, rows },
+            plainToo: cli === "claude",
           });
           const key = `${root.tag}${folder.name} ${v.name}`;
           counts[key] = (counts[key] ?? 0) + 1;
@@ -141,6 +168,32 @@ const DANGERS: [string, string][] = [
 ];
 
 /**
+ * Issue 25's table — code that runs code, each with its wrapper in ALLOW — and the opaque form both
+ * sides must name. Shown in the chrome of every CLI whose recorded command is wide enough; Claude
+ * Code's come from the lab's own opaque prompt (bash-prompt-node-eval, the widest command).
+ */
+const OPAQUES: [string, string][] = [
+  [`node -e "require('child_process').execSync('rm -rf ~')"`, "node -e"],
+  [`python3 -c "import shutil; shutil.rmtree('/home')"`, "python3 -c"],
+  [`perl -e 'system("rm -rf ~")'`, "perl -e"],
+  [`deno eval 'Deno.removeSync("/home",{recursive:true})'`, "deno eval"],
+  [`git -c core.pager='rm -rf ~' log`, "git -c"],
+  [`git -c alias.x='!rm -rf ~' x`, "git -c"],
+  ["npx rimraf ~", "npx"],
+  ["npm exec -- rimraf ~", "npm exec"],
+  [`awk 'BEGIN{system("rm -rf ~")}'`, "awk system()"],
+];
+const EVAL_CMD = `node -e "require('child_process').execSync('touch opaque-ran.txt')"`;
+const OPAQUE_CHROME = [
+  ...["2.1.197", "2.1.332"].map((v) => ({
+    cli: "claude",
+    rel: `claude-code/${v}/bash-prompt-node-eval@120x40`,
+    command: EVAL_CMD,
+  })),
+  ...CHROME.filter((c) => c.cli !== "claude"),
+];
+
+/**
  * Hand-made screens (labelled so in every message): each CLI's real recorded prompt with its
  * command replaced by a dangerous one — the recorded fixtures show `rm -rf` for some CLIs only and
  * `git push --force` / `curl … | sh` for none.
@@ -164,6 +217,26 @@ async function handmadeCases(): Promise<Case[]> {
         size: `${cols}x${rows}`,
         screen: { text: s, cols, rows },
         rule,
+      });
+    }
+  }
+  for (const c of OPAQUE_CHROME) {
+    const styled = await Deno.readTextFile(`${FIXTURES}/${c.rel}.ansi.txt`);
+    const plain = await Deno.readTextFile(`${FIXTURES}/${c.rel}.txt`);
+    for (const [command, form] of OPAQUES.filter(([cmd]) => cmd.length <= c.command.length)) {
+      const s = substituteVisible(styled, c.command, command);
+      const p = substituteVisible(plain, c.command, command);
+      assert.notEqual(s, styled, `${c.rel}: the styled screen does not show "${c.command}"`);
+      const lines = (t: string) => stripAnsi(t).split("\n").map((l) => l.trimEnd());
+      assert.deepEqual(lines(s), lines(p), `${c.rel}: plain and styled substitutions differ`);
+      const [cols, rows] = c.rel.split("@")[1].split("x").map(Number);
+      out.push({
+        name: `hand-made ${c.cli} ${JSON.stringify(command)} (chrome of ${c.rel})`,
+        cli: c.cli,
+        size: `${cols}x${rows}`,
+        screen: { text: s, cols, rows },
+        expect: `escalate opaque:${form}`,
+        plainToo: c.cli === "claude",
       });
     }
   }
@@ -332,6 +405,7 @@ function sweepAction(line: string): string {
     return `approve key=${key} keys=${JSON.stringify(key === "1" ? "1" : "\r")}`;
   }
   if ((m = line.match(/^escalate \(danger: ([a-z-]+)\)$/))) return `escalate danger ${m[1]}`;
+  if ((m = line.match(/^escalate \(opaque: (.+)\)$/))) return `escalate opaque:${m[1]}`;
   if (line === "escalate (not allowlisted)") return "escalate not-allowlisted";
   if (line === "escalate (cli unavailable)") return "escalate cli-unavailable";
   if (line === "refuse (dialog: not a permission prompt)") return "refuse dialog";
@@ -395,6 +469,8 @@ interface Shown {
   pane: ReplayPane;
   /** The pane as drive sees it: capture-pane -p -e -J. */
   capture: string;
+  /** The plain capture (capture-pane -p -J), for the cases judged on it too. */
+  plain: string;
 }
 
 /** One server per screen size: window 0 the orchestrator (a ready screen), one window per case. */
@@ -418,10 +494,22 @@ async function showAll(
     // A CLI answers at once: the double clears its prompt when the digit or Enter arrives.
     await pane.onKey("1", "answered\n");
     await pane.onKey("\r", "answered\n");
-    shown.push({ c, pane, capture: "" });
+    shown.push({ c, pane, capture: "", plain: "" });
   }
   for (const s of shown) {
     s.capture = await srv.tmux("capture-pane", "-p", "-e", "-J", "-t", s.pane.paneId);
+    // Only a permission prompt can be approved: the plain capture is judged where either
+    // reading (plain or styled) sees one; elsewhere neither side can approve.
+    if (s.c.plainToo) {
+      const plain = await srv.tmux("capture-pane", "-p", "-J", "-t", s.pane.paneId);
+      const profile = resolveProfile(s.c.cli, EMPTY_CONFIG);
+      const asks = (v: { live_prompt: boolean; permission_prompt: boolean }) =>
+        v.live_prompt && v.permission_prompt;
+      if (
+        asks(detect({ plain }, profile)) ||
+        asks(detect({ plain: stripAnsi(s.capture), styled: s.capture }, profile))
+      ) s.plain = plain;
+    }
   }
   return { orch, shown };
 }
@@ -467,6 +555,7 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     const disagreements: string[] = [];
     const tally: Record<string, number> = {};
     let compared = 0;
+    let plainCompared = 0;
     for (const [size, cases] of bySize) {
       const [width, height] = size.split("x").map(Number);
       const srv = await startTestServer({ width, height });
@@ -485,7 +574,13 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
           stdin: s.capture,
           env: { DROVER: stubs[s.c.cli] },
         });
-        return { cls, ev };
+        const bare = s.plain !== ""
+          ? await run("bash", [SWEEP, "--cli", s.c.cli, "classify", ...allow], {
+            stdin: s.plain,
+            env: { DROVER: real },
+          })
+          : undefined;
+        return { cls, ev, bare };
       });
 
       const state = await Deno.makeTempDir({ dir: tmp });
@@ -511,7 +606,7 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
 
       for (let i = 0; i < shown.length; i++) {
         const s = shown[i];
-        const { cls, ev } = judged[i];
+        const { cls, ev, bare } = judged[i];
         assert.equal(cls.code, 0, `${s.c.name}: classify: ${cls.stderr}`);
         const script = sweepAction(cls.stdout.trim());
         const keys = await s.pane.keys();
@@ -527,6 +622,20 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
         if (s.c.rule && script !== `escalate danger ${s.c.rule}`) {
           disagreements.push(`${s.c.name}: expected escalate (danger: ${s.c.rule}), got ${script}`);
         }
+        // Issue 25: the plain capture (no styles) is approved exactly when drive approves.
+        if (bare) {
+          assert.equal(bare.code, 0, `${s.c.name}: classify (plain): ${bare.stderr}`);
+          const onPlain = sweepAction(bare.stdout.trim());
+          plainCompared++;
+          if (onPlain.startsWith("approve") !== driven.startsWith("approve")) {
+            disagreements.push(
+              `${s.c.name}: sweep.sh on the plain capture "${bare.stdout.trim()}", drive "${driven}"`,
+            );
+          }
+          if (s.c.expect?.startsWith("escalate opaque:") && onPlain !== s.c.expect) {
+            disagreements.push(`${s.c.name}: plain: expected ${s.c.expect}, got ${onPlain}`);
+          }
+        }
         const binary = gateWords(s.c.cli, s.capture);
         if (ev.stdout.trim() !== binary) {
           disagreements.push(
@@ -540,9 +649,10 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     console.log(
       `parity: ${recorded.length} recorded screens (${
         Object.entries(counts).map(([k, n]) => `${k}: ${n}`).join(", ")
-      }) + ${handmade.length} hand-made; sweep.sh classify = drive on all ${compared}: ${
-        JSON.stringify(tally)
-      }`,
+      }) + ${handmade.length} hand-made; sweep.sh classify = drive on all ${compared} ` +
+        `(approved on the plain capture exactly when drive approved, on ${plainCompared}): ${
+          JSON.stringify(tally)
+        }`,
     );
     if (only) return; // a mutation run on a subset: the coverage minimums below are the full run's
     // Not vacuous: approvals with both keys, dangers, dialogs, escalations and no-ops all occur.
@@ -553,6 +663,8 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     has(/^approve key=1 /, 10);
     has(/^approve key=Enter /, 1);
     has(/^escalate danger /, DANGERS.length * CHROME.length);
+    has(/^escalate opaque:/, OPAQUES.length * 2 + 2);
+    assert.ok(plainCompared >= 40, `only ${plainCompared} plain captures compared`);
     has(/^refuse not-affirmative$/, 3);
     has(/^refuse no-option-1$/, 1);
     has(/^escalate not-allowlisted$/, 5);

@@ -93,6 +93,18 @@ const TABLE: Record<string, Expect> = {
     input_box: null,
     mode: "interactive",
   },
+  // Issue 25's lab scenario: inline code; drive escalates it as opaque (tests/lab, key log empty).
+  "bash-prompt-node-eval": {
+    ...PROMPT,
+    command: `node -e "require('child_process').execSync('touch opaque-ran.txt')"`,
+    manual_pattern: `node -e "require('child_process').execSync('touch opaque-ran.txt')"`,
+    command_block: 2,
+    options: "*1,2,3",
+    broad_grant_option: 2,
+    file_path: null,
+    input_box: null,
+    mode: "interactive",
+  },
   "bash-prompt-npm": {
     ...PROMPT,
     command: "npm run build",
@@ -316,6 +328,8 @@ const BY_VERSION: Record<string, Record<string, Expect>> = {
     // A fourth option: "3. Yes, and switch to auto mode · …".
     "bash-prompt": { options: "*1,2,3,4" },
     "bash-prompt-npm": { options: "*1,2,3,4" },
+    // the command alone in its dashed box
+    "bash-prompt-node-eval": { options: "*1,2,3,4", command_block: 1 },
     "bash-prompt-dir": { options: "*1,2,3,4" },
     "bash-prompt-accept-edits": { options: "*1,2,3,4" },
     // "2. Yes, and switch to auto mode": a permissive mode switch, so a broad grant. The command

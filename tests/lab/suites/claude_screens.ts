@@ -29,6 +29,7 @@ import {
   usageLimitHeaders,
 } from "../harness/mod.ts";
 import { tableScenarios } from "../harness/tables.ts";
+import { driveOnce } from "./drive_claude.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -162,6 +163,11 @@ const PROCEED = "Do you want to proceed?";
 /** A user's custom status line (settings.statusLine), as many real setups have one. */
 const STATUS_LINE = "feature/login | ctx 12%";
 const STATUS_LINE_CMD = `printf '%s' '${STATUS_LINE}'`;
+/**
+ * Inline code that runs a command (issue 25): no danger rule can read it, so it is opaque. Had it
+ * been approved, it would leave `opaque-ran.txt` in the project.
+ */
+const EVAL_CMD = `node -e "require('child_process').execSync('touch opaque-ran.txt')"`;
 /** Runs two minutes, prints one line; asks for permission (unlike `sleep` in 2.1.197). */
 const SLOW_CMD = `node -e "setTimeout(() => console.log('done'), 120000)"`;
 
@@ -250,6 +256,67 @@ const scenarios: LabScenario[] = [
         // 2.1.332 offers "2. Yes, and switch to auto mode": a permissive mode switch is a broad grant.
         expect: { broad_grant_option: atLeast(ctx.version, "2.1.332") ? 2 : null },
       });
+    },
+  },
+  {
+    // Issue 25: `node -e` allowlisted (and `node`) hands over a shell — drive must escalate the
+    // real prompt as opaque and send nothing; the server's key log is the proof.
+    name: "bash-prompt-node-eval",
+    keyLog: true,
+    timeoutMs: 180_000,
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [bash(EVAL_CMD, "Check the build"), { kind: "text", text: "unused" }],
+      });
+      await submit(ctx, c, "check the build");
+      await ctx.screen(c.pane, "bash-prompt-node-eval", {
+        state: "prompt",
+        defining: [EVAL_CMD, PROCEED, "1. Yes"],
+        expect: { command: EVAL_CMD, permission_prompt: true },
+        notes: "inline code: `drive --once --approve allowlist --allow 'node -e' --allow node` " +
+          "escalates it (verdict opaque:node -e) and the server's key log shows no key sent",
+      });
+      const orch = (await ctx.lab.tmux(
+        "new-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        `${c.pane.session}:`,
+        "sleep 86400",
+      )).trim();
+      const state = await ctx.lab.tmpDir("drive-state");
+      const allow = ["--approve", "allowlist", "--allow", "node -e", "--allow", "node"];
+      const turns = c.api.mainRequests.length;
+      const mark = (await ctx.lab.keyLog()).keys.length;
+      ctx.log(`drover drive --once ${allow.join(" ")} --orchestrator ${orch}`);
+      const d = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);
+      const esc = d.events.filter((e) => e.event === "escalated" && e.pane === c.pane.id);
+      if (d.run.code !== 0 || esc.length !== 1 || esc[0].verdict !== "opaque:node -e") {
+        ctx.fail(
+          `expected one opaque:node -e escalation: exit ${d.run.code}, events ${
+            JSON.stringify(d.events.map((e) => [e.event, e.verdict]))
+          }\n${d.run.stderr}`,
+        );
+      }
+      if (esc[0].command !== EVAL_CMD) ctx.fail(`escalated ${JSON.stringify(esc[0].command)}`);
+      if (d.events.some((e) => e.event === "approved")) ctx.fail("the inline code was approved");
+      await sleep(1500);
+      const keys = (await ctx.lab.keyLog()).keys.slice(mark);
+      if (keys.length !== 0) ctx.fail(`drive sent keys: ${JSON.stringify(keys)}`);
+      ctx.log("key log: [] (drive on the node -e prompt)");
+      const after = await c.pane.capturePlain();
+      if (!after.includes(PROCEED) || !after.includes(EVAL_CMD)) {
+        ctx.fail(`the prompt did not stay untouched:\n${after}`);
+      }
+      if (c.api.mainRequests.length !== turns) ctx.fail("the prompt was answered");
+      try {
+        await Deno.stat(`${c.project}/opaque-ran.txt`);
+        ctx.fail("the inline code ran");
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      }
     },
   },
   {

@@ -212,9 +212,15 @@ export const ROOT: Entry = {
           name: "test",
           help:
             "judge a folder of your own captured screens (prompt-*.txt, busy-*.txt, idle-*.txt, " +
-            "dialog-*.txt, unavailable-*.txt, shell-*.txt; optional *.ansi.txt) with a CLI's profile",
+            "dialog-*.txt, unavailable-*.txt, shell-*.txt; optional *.ansi.txt) with a CLI's profile. " +
+            "To check an unusual setup (status line, theme, pane size, background tasks), save each " +
+            "screen with `drover capture PANE --save DIR --as STATE`, run this on DIR, and attach " +
+            "the mismatching .txt/.ansi.txt pair to an issue (docs/profiles.md)",
           schema: "drover.profile-test.v1",
-          args: [{ arg: "<dir>", help: "folder of screens named <state>-<anything>.txt" }],
+          args: [{
+            arg: "<dir>",
+            help: "folder of screens named <state>-<anything>.txt (+ <state>-<anything>.ansi.txt)",
+          }],
           options: [{
             flags: "--cli <name>",
             help:

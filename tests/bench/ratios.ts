@@ -5,6 +5,9 @@
  *   drover --version                    ≤ 2 × `deno run` of an empty file
  *   drover detect FILE                  ≤ 3 × that empty run
  *   drover __prompt-profile --format tsv ≤ 3 × that empty run
+ *   the same three with an ordinary configuration (issue 24: a [drive] table with four allow
+ *   entries and a nudge, one prompt_profile field for claude), with the same targets, and
+ *   configured detect                   ≤ 1.25 × the same detect with no configuration
  *   drover panes --json over 50 panes   ≤ 0.6 × the naive loop (one `tmux capture-pane` per pane)
  *   drover drive --once over 10 panes   spawns ≤ 3 processes, tmux included (a quiet tick: no
  *                                       screen that needs a keystroke)
@@ -181,6 +184,22 @@ async function main(): Promise<void> {
     NO_COLOR: "1",
   };
   await Deno.writeTextFile(`${scratch}/empty.ts`, "");
+  // The configured start (issue 24): what a cron `drive --once` and sweep.sh really run with.
+  const configured = { ...env, HOME: `${scratch}/c`, XDG_CONFIG_HOME: `${scratch}/c/config` };
+  await Deno.mkdir(`${scratch}/c/config/drover`, { recursive: true });
+  await Deno.writeTextFile(
+    `${scratch}/c/config/drover/config.toml`,
+    [
+      "[drive]",
+      'allow = ["npm test", "npm run build", "git status", "git diff"]',
+      'nudge = "Run your sweep now."',
+      'nudge_every = "10m"',
+      "",
+      "[clis.claude.prompt_profile]",
+      'approval_markers = ["Do you want to proceed?"]',
+      "",
+    ].join("\n"),
+  );
   const srv = await startTestServer({ width: 120, height: 40 });
   const panes: ReplayPane[] = [];
   try {
@@ -205,6 +224,9 @@ async function main(): Promise<void> {
       d("version", ["--version"]),
       d("detect", ["detect", file]),
       d("tsv", ["__prompt-profile", "--format", "tsv"]),
+      { ...d("version+cfg", ["--version"]), env: configured },
+      { ...d("detect+cfg", ["detect", file]), env: configured },
+      { ...d("tsv+cfg", ["__prompt-profile", "--format", "tsv"]), env: configured },
       d("panes", ["-L", srv.name, "panes", "--session", "fifty", "--json"]),
       { label: "loop", exe: "bash", args: ["-c", loop], env },
     ], ROUNDS);
@@ -236,6 +258,34 @@ async function main(): Promise<void> {
         `empty deno run ${fmt(m("empty"))}`,
         m("tsv") / m("empty"),
         3,
+      ],
+      [
+        "--version, configured",
+        fmt(m("version+cfg")),
+        `empty deno run ${fmt(m("empty"))}`,
+        m("version+cfg") / m("empty"),
+        2,
+      ],
+      [
+        "detect FILE, configured",
+        fmt(m("detect+cfg")),
+        `empty deno run ${fmt(m("empty"))}`,
+        m("detect+cfg") / m("empty"),
+        3,
+      ],
+      [
+        "__prompt-profile, configured",
+        fmt(m("tsv+cfg")),
+        `empty deno run ${fmt(m("empty"))}`,
+        m("tsv+cfg") / m("empty"),
+        3,
+      ],
+      [
+        "detect configured/unconfigured",
+        fmt(m("detect+cfg")),
+        `unconfigured detect ${fmt(m("detect"))}`,
+        m("detect+cfg") / m("detect"),
+        1.25,
       ],
       [
         "panes --json, 50 panes",

@@ -382,6 +382,18 @@ export const ROOT: Entry = {
       load: () => import("./sweep_script.ts"),
     },
     {
+      name: "skill",
+      help: "print the bundled Agent Skill for orchestrating agents, or --install it",
+      schema: "drover.skill.v1",
+      options: [
+        { flags: "--install", help: "write DIR/drover/SKILL.md instead of printing it" },
+        { flags: "--dir <dir>", help: "skills folder (default: the --cli's, ~/.claude/skills)" },
+        { flags: "--cli <name>", help: "whose skills folder is the default (claude)" },
+        { flags: "--force", help: "overwrite a different existing SKILL.md" },
+      ],
+      load: () => import("./skill.ts"),
+    },
+    {
       name: "drive",
       help:
         "supervise a session unattended: submit stranded input, approve allowlisted prompts, escalate the rest, nudge the orchestrator",

@@ -18,6 +18,7 @@ import { PROFILE, PROFILE_LIST, PROFILE_TEST } from "./profile.ts";
 import { PROMPT_PROFILE } from "./prompt_profile.ts";
 import { READ } from "./read.ts";
 import { SEND } from "./send.ts";
+import { SKILL } from "./skill.ts";
 import { SWEEP_SCRIPT } from "./sweep_script.ts";
 import { USAGE } from "./usage.ts";
 import { VERIFY } from "./verify.ts";
@@ -43,6 +44,7 @@ export const CONTRACTS: readonly Contract[] = [
   PROMPT_PROFILE,
   READ,
   SEND,
+  SKILL,
   SWEEP_SCRIPT,
   USAGE,
   VERIFY,

@@ -8,7 +8,7 @@ import { drover, REPO_ROOT } from "../helpers/drover.ts";
 
 const FIX = `${REPO_ROOT}tests/fixtures/claude-code/2.1.197`;
 
-Deno.test("detect, profile, config check, sweep-script, profile test and usage errors match their schemas", async () => {
+Deno.test("detect, profile, config check, sweep-script, skill, profile test and usage errors match their schemas", async () => {
   const ajv = new Ajv({ allErrors: true, strict: true });
   const validators = new Map<string, (v: unknown) => boolean>();
   for await (const e of Deno.readDir(`${REPO_ROOT}docs/schemas`)) {
@@ -29,6 +29,9 @@ Deno.test("detect, profile, config check, sweep-script, profile test and usage e
       [["config", "check"], true],
       [["config", "check", "--config", "/nonexistent/drover.toml"], false],
       [["sweep-script"], true],
+      [["skill"], true],
+      [["skill", "--install", "--dir", screens], true],
+      [["skill", "--install", "--cli", "nope"], false],
       [["profile", "test", screens], true],
       [["bogus"], false],
       [["detect", "--clii", "x"], false],

@@ -388,7 +388,10 @@ export const ROOT: Entry = {
       options: [
         { flags: "--install", help: "write DIR/drover/SKILL.md instead of printing it" },
         { flags: "--dir <dir>", help: "skills folder (default: the --cli's, ~/.claude/skills)" },
-        { flags: "--cli <name>", help: "whose skills folder is the default (claude)" },
+        {
+          flags: "--cli <name>",
+          help: "whose user skills folder: claude (default), gemini, qwen, codex, opencode",
+        },
         { flags: "--force", help: "overwrite a different existing SKILL.md" },
       ],
       load: () => import("./skill.ts"),

@@ -11,11 +11,18 @@ import { type CommandResult, writeOut } from "./output.ts";
 export const SKILL_TEXT: string = skillText;
 
 /**
- * Skills folders of the CLIs verified to load Agent Skills. Only Claude Code so far (user folder
- * ~/.claude/skills, project folder .claude/skills); other CLIs need an explicit --dir.
+ * User skills folder of each verified CLI, as named in the installed CLI itself (strings in the
+ * pinned lab builds: Claude Code 2.1.332 `~/.claude/skills/`, Gemini CLI 0.61.0 `~/.gemini/skills`,
+ * Qwen Code 0.24.4 `~/.qwen/skills/`, Codex 0.171.0 `~/.codex/skills`, opencode 1.18.33
+ * `.config/opencode/skill(s)/<name>/SKILL.md`). Only Claude Code's is proven by the lab; each also
+ * has a project folder (`.claude/skills` …), reachable with --dir.
  */
 const SKILL_DIRS: Record<string, (home: string) => string> = {
   claude: (home) => `${home}/.claude/skills`,
+  gemini: (home) => `${home}/.gemini/skills`,
+  qwen: (home) => `${home}/.qwen/skills`,
+  codex: (home) => `${home}/.codex/skills`,
+  opencode: (home) => `${home}/.config/opencode/skills`,
 };
 
 function defaultDir(cli: string): string {
@@ -23,7 +30,7 @@ function defaultDir(cli: string): string {
   if (!dir) {
     throw new DroverError(
       "INVALID_ARGUMENT",
-      `--cli ${cli}: no verified skills folder for this CLI (known: ${
+      `--cli ${cli}: no known skills folder for this CLI (known: ${
         Object.keys(SKILL_DIRS).join(", ")
       }); pass --dir DIR`,
     );

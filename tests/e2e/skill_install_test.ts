@@ -34,9 +34,17 @@ Deno.test("drover skill --install --dir D writes D/drover/SKILL.md; refuses a di
     assert.match(r.stdout, new RegExp(`wrote ${path}`));
     assert.equal(await Deno.readTextFile(path), SKILL_TEXT);
 
-    r = await drover(["skill", "--install", "--cli", "codex"]);
+    r = await drover(["skill", "--install", "--cli", "nope"]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--cli codex: no verified skills folder.*pass --dir DIR/);
+    assert.match(r.stderr, /--cli nope: no known skills folder.*pass --dir DIR/);
+
+    // The default folder comes from HOME (a throwaway one here) and the named CLI.
+    r = await drover(["skill", "--install", "--cli", "gemini"], { env: { HOME: d } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`wrote ${d}/\\.gemini/skills/drover/SKILL\\.md`));
+    r = await drover(["skill", "--install"], { env: { HOME: d } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await Deno.readTextFile(`${d}/.claude/skills/drover/SKILL.md`), SKILL_TEXT);
   } finally {
     await Deno.remove(d, { recursive: true });
   }

@@ -164,6 +164,13 @@ const PROCEED = "Do you want to proceed?";
 const STATUS_LINE = "feature/login | ctx 12%";
 const STATUS_LINE_CMD = `printf '%s' '${STATUS_LINE}'`;
 /**
+ * A decorated status line (issue 21): `|`, `✓`, `%`, `$` and the words "limit" and "error" that
+ * belong to the user's setup (a CI check, a lint count, a budget), never to the CLI's own state.
+ */
+const DECOR_LINE = "main ✓ | ctx 37% | $0.42 | budget limit 80% | 0 lint errors";
+const DECOR_MARK = "budget limit 80%";
+const DECOR_LINE_CMD = `printf '%s' '${DECOR_LINE}'`;
+/**
  * Inline code that runs a command (issue 25): no danger rule can read it, so it is opaque. Had it
  * been approved, it would leave `opaque-ran.txt` in the project.
  */
@@ -688,6 +695,32 @@ const scenarios: LabScenario[] = [
         state: "busy",
         defining: [STATUS_LINE],
         until: (p) => p.includes(STATUS_LINE) && /… \([0-9]+s/.test(p),
+        stableMs: 0,
+        expect: { mid_response: true },
+      });
+    },
+  },
+  {
+    // Issue 21: a status line as users write them — branch, a check mark, cost, context %, and the
+    // words "limit" and "error" that describe the user's own tooling, not the CLI's state.
+    name: "statusline-decor",
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        settings: { statusLine: { type: "command", command: DECOR_LINE_CMD } },
+        waitFor: DECOR_MARK,
+        script: [SLOW],
+      });
+      await ctx.screen(c.pane, "statusline-decor-ready", {
+        state: "idle",
+        defining: [DECOR_MARK],
+        expect: { mid_response: false },
+      });
+      await submit(ctx, c, "summarise the notes");
+      ctx.step("wait while the reply streams slowly");
+      await ctx.screen(c.pane, "statusline-decor-busy", {
+        state: "busy",
+        defining: [DECOR_MARK],
+        until: (p) => p.includes(DECOR_MARK) && /… \([0-9]+s/.test(p),
         stableMs: 0,
         expect: { mid_response: true },
       });

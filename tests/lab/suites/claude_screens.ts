@@ -163,6 +163,12 @@ const PROCEED = "Do you want to proceed?";
 /** A user's custom status line (settings.statusLine), as many real setups have one. */
 const STATUS_LINE = "feature/login | ctx 12%";
 const STATUS_LINE_CMD = `printf '%s' '${STATUS_LINE}'`;
+/** Several lines, each longer than a narrow pane (issue 21): not read-only, so it asks. */
+const MULTILINE_CMD = [
+  "find . -name '*.ts' -not -path './node_modules/*' -exec grep -l 'TODO(release)' {} + > todo-files.txt",
+  "wc -l < todo-files.txt | tee todo-count.txt && sort todo-files.txt | uniq -c | sort -rn | head -n 20",
+  'echo "release todos collected in $(pwd)/todo-files.txt"',
+].join("\n");
 /**
  * A decorated status line (issue 21): `|`, `✓`, `%`, `$` and the words "limit" and "error" that
  * belong to the user's setup (a CI check, a lint count, a budget), never to the CLI's own state.
@@ -262,6 +268,25 @@ const scenarios: LabScenario[] = [
         ],
         // 2.1.332 offers "2. Yes, and switch to auto mode": a permissive mode switch is a broad grant.
         expect: { broad_grant_option: atLeast(ctx.version, "2.1.332") ? 2 : null },
+      });
+    },
+  },
+  {
+    // Issue 21: a long multi-line command at a permission prompt in a narrow and a wide pane — at
+    // 60 columns it wraps inside the prompt and the prompt may scroll; at 200 every line fits.
+    name: "bash-prompt-multiline",
+    sizes: [{ cols: 60, rows: 20 }, { cols: 200, rows: 50 }],
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [bash(MULTILINE_CMD, "Collect release TODOs and count them"), {
+          kind: "text",
+          text: "unused",
+        }],
+      });
+      await submit(ctx, c, "collect the release todos");
+      await ctx.screen(c.pane, "bash-prompt-multiline", {
+        state: "prompt",
+        defining: [PROCEED, "1. Yes", atLeast(ctx.version, "2.1.332") ? "3. No" : "2. No"],
       });
     },
   },
@@ -704,6 +729,7 @@ const scenarios: LabScenario[] = [
     // Issue 21: a status line as users write them — branch, a check mark, cost, context %, and the
     // words "limit" and "error" that describe the user's own tooling, not the CLI's state.
     name: "statusline-decor",
+    sizes: [{ cols: 80, rows: 24 }, { cols: 60, rows: 20 }, { cols: 200, rows: 50 }],
     async run(ctx) {
       await using c = await claude(ctx, {
         settings: { statusLine: { type: "command", command: DECOR_LINE_CMD } },

@@ -50,6 +50,8 @@ export async function seedClaude(
       autoModeNotice?: boolean;
     };
     settings?: Record<string, unknown>;
+    /** The answered theme (default "dark"); issue 21 records "light" and "dark-daltonized". */
+    theme?: string;
   } = {},
 ): Promise<Record<string, string>> {
   const f = opts.firstRun ?? {};
@@ -77,7 +79,7 @@ export async function seedClaude(
   if (!f.theme) {
     state.hasCompletedOnboarding = true;
     state.lastOnboardingVersion = "2.1.197";
-    state.theme = "dark";
+    state.theme = opts.theme ?? "dark";
   }
   if (!f.apiKey) {
     state.customApiKeyResponses = { approved: [STANDIN_API_KEY.slice(-20)], rejected: [] };

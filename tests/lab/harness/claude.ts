@@ -55,6 +55,8 @@ export interface ClaudeOptions {
   args?: string[];
   /** Extra environment (e.g. CLAUDE_CODE_MAX_RETRIES). */
   env?: Record<string, string>;
+  /** The theme answered in `.claude.json` (default "dark"). */
+  theme?: string;
   /** Which first-run screens to let through (default: none). */
   firstRun?: {
     theme?: boolean;
@@ -100,8 +102,9 @@ export async function seedClaudeHome(
   project: string,
   firstRun: ClaudeOptions["firstRun"] = {},
   settings: Record<string, unknown> = {},
+  theme?: string,
 ): Promise<void> {
-  await seedClaude({ home, project, api: "" }, { firstRun, settings });
+  await seedClaude({ home, project, api: "" }, { firstRun, settings, theme });
 }
 
 /** Start the stand-in and Claude Code in a new pane of `lab`; see the module doc. */
@@ -151,7 +154,7 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
         ...(opts.bypass ? { IS_SANDBOX: "1" } : {}),
         ...opts.env,
       },
-      prepare: () => seedClaudeHome(home, project, opts.firstRun, opts.settings),
+      prepare: () => seedClaudeHome(home, project, opts.firstRun, opts.settings, opts.theme),
       // Settle first: keys sent while the first frame is still being drawn can be lost.
       ready: until === null
         ? undefined

@@ -752,6 +752,25 @@ const scenarios: LabScenario[] = [
       });
     },
   },
+  // Issue 21: the light and colour-blind themes change only colours; the styled capture is what
+  // drive reads, so each is recorded ready, at a prompt, and busy.
+  ...["light", "dark-daltonized"].map((theme): LabScenario => ({
+    name: `theme-${theme}`,
+    sizes: [{ cols: 80, rows: 24 }],
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        theme,
+        script: [bash(LONG_CMD, "List TypeScript files with release TODOs"), SLOW],
+      });
+      ctx.step(`HOME/.claude.json answers the theme question with "${theme}"`);
+      await ctx.screen(c.pane, `theme-${theme}-ready`, { state: "idle", defining: [READY] });
+      await submit(ctx, c, "find the release todos");
+      await ctx.screen(c.pane, `theme-${theme}-prompt`, {
+        state: "prompt",
+        defining: [PROCEED, "1. Yes"],
+      });
+    },
+  })),
   {
     name: "bypass-busy",
     async run(ctx) {

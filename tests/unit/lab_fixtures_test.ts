@@ -111,13 +111,18 @@ Deno.test("definingLines() keeps screen order", () => {
  * every folder a profile names as its verification (`fixtures = …`), which must exist.
  * tests/fixtures/hand-made/ is no recording: its screens say so in their own PROVENANCE.md and
  * index, and the tests that build them check them. tests/fixtures/unseen/ holds the held-out
- * screens (tests/unit/unseen_screens_test.ts). */
+ * screens (tests/unit/unseen_screens_test.ts). tests/fixtures/field/ is the field corpus (issue 21): its
+ * screens carry their provenance and verdicts in each folder's expected.json. */
 async function fixtureFolders(): Promise<string[]> {
   const root = `${REPO_ROOT}/tests/fixtures`;
   const dirs = new Set<string>();
   for await (const cli of Deno.readDir(root)) {
     // unseen/: held-out recordings, one level deeper; tests/unit/unseen_screens_test.ts checks them.
-    if (!cli.isDirectory || cli.name === "hand-made" || cli.name === "unseen") continue;
+    if (
+      !cli.isDirectory || cli.name === "hand-made" || cli.name === "unseen" || cli.name === "field"
+    ) {
+      continue;
+    }
     for await (const v of Deno.readDir(`${root}/${cli.name}`)) {
       if (v.isDirectory) dirs.add(`${cli.name}/${v.name}`);
     }

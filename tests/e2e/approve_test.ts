@@ -108,7 +108,14 @@ async function rig(
 
 /** Permission prompts whose option 1 is no one-time yes: refused (not-affirmative, exit 18). */
 const NOT_AFFIRMATIVE = /^auto-no-first-prompt$/;
-const PROMPTS = ALL.filter((s) => s.state === "prompt" && !NOT_AFFIRMATIVE.test(s.scenario));
+/**
+ * The rig builds its other panes from this version's screens at the prompt's size; issue 21's
+ * multi-line prompt is recorded at 60x20 and 200x50 only, where those screens do not exist yet.
+ */
+const OWN_SIZES_ONLY = /^bash-prompt-multiline$/;
+const PROMPTS = ALL.filter((s) =>
+  s.state === "prompt" && !NOT_AFFIRMATIVE.test(s.scenario) && !OWN_SIZES_ONLY.test(s.scenario)
+);
 
 Deno.test("recorded permission prompts exist to test against", () => {
   assert.ok(PROMPTS.length >= 8, `only ${PROMPTS.length} recorded permission prompts`);

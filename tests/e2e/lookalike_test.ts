@@ -156,7 +156,11 @@ Deno.test("look-alikes on real tmux: approve and drive (allowlisting the block's
 });
 
 Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and version is approved with its one key", async () => {
-  const prompts = (await recordedScreens()).filter((s) => s.state === "prompt");
+  // Each prompt needs its version's ready screen at its size; issue 21's multi-line prompt is
+  // recorded at 60x20 and 200x50 only, where there is none yet (tests/e2e/approve_test.ts alike).
+  const prompts = (await recordedScreens()).filter((s) =>
+    s.state === "prompt" && !/\/bash-prompt-multiline@/.test(s.rel)
+  );
   const screens = [];
   for (const p of prompts) {
     const ready = await loadScreen(`${p.dir}/${p.version}/ready@${p.size}`);

@@ -481,10 +481,14 @@ async function showAll(
   cases: Case[],
 ): Promise<{ orch: ReplayPane; shown: Shown[] }> {
   const [cols, rows] = size.split("x").map(Number);
-  // The held-out sizes have no ready screen of their own; their idle one (a custom status line).
+  // The held-out sizes have no ready screen of their own; their idle one (a custom status line),
+  // and the issue-21 sizes (60x20, 200x50) the ready screen with a decorated status line.
   const ready = await Deno.readTextFile(`${FIXTURES}/claude-code/2.1.197/ready@${size}.ansi.txt`)
     .catch(() =>
       Deno.readTextFile(`${FIXTURES}/unseen/claude-code/2.1.197/statusline-idle@${size}.ansi.txt`)
+    )
+    .catch(() =>
+      Deno.readTextFile(`${FIXTURES}/claude-code/2.1.197/statusline-decor-ready@${size}.ansi.txt`)
     );
   const orch = await startReplay(srv, { text: ready, cols, rows }, { session: "p" });
   await srv.tmux("set-option", "-p", "-t", orch.paneId, "@drover-cli", "claude");

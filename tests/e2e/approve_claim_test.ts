@@ -272,13 +272,26 @@ Deno.test("sweep.sh makes a missing /tmp/drover-UID 0700 whatever the umask (app
     PATH: `${Deno.env.get("PATH")}:/usr/sbin:/sbin`,
   });
   const base = `/tmp/drover-${UID}`;
+  // A checkout under /tmp (a CI clone made by mktemp) would vanish under the fresh /tmp: it is
+  // bound aside first and back at its own path after the mount.
+  const checkout = REPO_ROOT.replace(/\/$/, "");
+  const keep = checkout.startsWith("/tmp/")
+    ? `mkdir -p ${q(`${outside}/checkout`)} && mount --bind ${q(checkout)} ${
+      q(`${outside}/checkout`)
+    } || exit 91; `
+    : "";
+  const back = keep
+    ? `mkdir -p ${q(checkout)} && mount --bind ${q(`${outside}/checkout`)} ${
+      q(checkout)
+    } || exit 91; `
+    : "";
   // In a private mount namespace: a new, empty /tmp, a umask that would make 0777 directories.
   const inFreshTmp = (command: string, sub: string) =>
     run("unshare", [
       "-m",
       "sh",
       "-c",
-      `mount -t tmpfs -o mode=1777 tmpfs /tmp || exit 90; umask 000; ` +
+      keep + `mount -t tmpfs -o mode=1777 tmpfs /tmp || exit 90; ` + back + `umask 000; ` +
       `bash ${q(SWEEP)} -S ${q(r.socket)} ${command}; rc=$?; ` +
       `stat -c 'mode %a %n' ${base} ${base}/${sub}; exit $rc`,
     ], env);

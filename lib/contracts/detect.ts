@@ -35,6 +35,11 @@ export const DETECT = envelope(
     limit_resets_at: z.string().nullable().describe(
       "when that limit resets, ISO 8601 (UTC); null when no time is printed or it cannot be read",
     ),
+    limit_menu: z.string().nullable().optional().describe(
+      "the option of a live menu that says it is the CLI's usage-limit menu (profile field " +
+        'limit_menu_markers: "Stop and wait for limit to reset"), as shown; the state is then ' +
+        "unavailable and drive escalates it as limit-menu, never answering it; else null",
+    ),
     cli_version: z.string().nullable().optional().describe(
       "the CLI's version as its screen prints it (the newest banner; profile field " +
         "cli_version_pattern), else null; reported only, no verdict depends on it",

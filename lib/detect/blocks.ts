@@ -24,7 +24,7 @@ import { execBounded } from "../regex/match.ts";
 import type { InputBox } from "./input.ts";
 import { type Live, modalTop } from "./liveness.ts";
 import { isChoiceLine } from "./options.ts";
-import { endsInShellPrompt, isBusyLine } from "./readiness.ts";
+import { endsInShell, isBusyLine } from "./readiness.ts";
 import { hasAny, type Screen, startsAny } from "./screen.ts";
 import { DECORATION, isBlank, isRule } from "./text.ts";
 
@@ -32,7 +32,7 @@ import { DECORATION, isBlank, isRule } from "./text.ts";
 export function transcriptEnd(s: Screen, box: InputBox | null, live: Live): number | null {
   const nb = s.nb;
   if (nb.length === 0) return null;
-  if (endsInShellPrompt(s.lines[nb[nb.length - 1]])) return null;
+  if (endsInShell(s, box)) return null;
   if (box) return box.line;
   if (live.live) return modalFloor(s, live.end);
   for (let k = Math.max(0, nb.length - 4); k < nb.length; k++) {

@@ -20,6 +20,11 @@ export interface InputBox {
   text: string;
   /** Column (UTF-16 index in the plain line) where the text after the sigil begins. */
   textCol: number;
+  /**
+   * The open form (`❯ …` between rules): the line under the rule that closes it, where the CLI's
+   * status area begins. Absent for the other forms, which draw no such area.
+   */
+  below?: number;
 }
 
 /** The input line: bordered `│ > … │`, or the open `❯ …` form between rules. Last one wins. */
@@ -59,7 +64,7 @@ export function inputBoxOf(s: Screen, p: ResolvedProfile): InputBox | null {
     if (execBounded(p.matchers.patterns.option_line_pattern, first) !== null) continue;
     const rest = cont.map((j) => s.lines[j].trim()).filter((x) => x !== "");
     const text = [first, ...rest].filter((x) => x !== "").join("\n");
-    return { line: i, lines: [i, ...cont], text, textCol: lead + s1.length };
+    return { line: i, lines: [i, ...cont], text, textCol: lead + s1.length, below: below + 1 };
   }
   return null;
 }
@@ -84,6 +89,25 @@ export function inputTextOf(
 export function bottomOutsideBox(s: Screen, box: InputBox | null): number[] {
   const boxLines = new Set(box?.lines ?? []);
   return bottomOf(s).filter((i) => !boxLines.has(i));
+}
+
+/**
+ * The status area under an open-form input box: the non-blank lines below its closing rule, drawn
+ * indented, down to the first line that starts in column 0 (what a shell prints after the CLI
+ * exited is no longer the CLI's). The mode footer is drawn there, and so is the output of a
+ * user's status-line command: none of its words is the CLI's state unless the profile's
+ * `status_limit_pattern` says so (DESIGN §5).
+ */
+export function statusAreaOf(s: Screen, box: InputBox | null): number[] {
+  if (!box || box.below === undefined) return [];
+  const out: number[] = [];
+  for (let i = box.below; i < s.lines.length; i++) {
+    const l = s.lines[i];
+    if (isBlank(l)) continue;
+    if (!/^\s/.test(l)) break;
+    out.push(i);
+  }
+  return out;
 }
 
 /** True when the styled capture shows the input text dim/grey (a placeholder hint). */

@@ -5,8 +5,9 @@
  * again at Jul 5th, 2026 8:19 PM.") wraps — counts when the CLI drew it (blocks.ts: not inside an
  * answer, a tool's output or the user's message) and no newer work lies below it. A limit line
  * anywhere else is history, and so is every limit line above it. The lines under the input box
- * (the CLI's status area) are not read with this pattern: a status-area limit needs a pattern the
- * profile names for that area.
+ * (the CLI's status area) are not read with this pattern: there only `status_limit_pattern` is the
+ * CLI's own (unavailable.ts), read when the transcript shows no live limit ("⚠ Limit reached
+ * (resets 8m)": the match is the limit, its `in` group counted from the capture time).
  *
  * The reset instant comes from the pattern's named groups (lib/limit/reset.ts) with the clock and
  * the local zone the caller passes; with no clock it stays null. A printed reset is trusted only
@@ -21,6 +22,7 @@ import type { InputBox } from "./input.ts";
 import type { Live } from "./liveness.ts";
 import { BOTTOM_REGION, type Screen } from "./screen.ts";
 import { contentOf } from "./text.ts";
+import { statusLimitOf } from "./unavailable.ts";
 
 export interface Limit {
   /** The banner as shown (one line, or two joined with a space). */
@@ -68,20 +70,34 @@ export function limitOf(
   live: Live,
   clock: LimitClock,
 ): Limit {
-  const re = p.matchers.patterns.limit_reset_pattern;
-  if (re === null) return NO_LIMIT;
   const end = transcriptEnd(s, box, live);
   if (end === null) return NO_LIMIT;
+  const banner = bannerLimitOf(s, p, end, clock);
+  if (banner !== null) return banner;
+  const status = statusLimitOf(s, p, box);
+  if (status === null) return NO_LIMIT;
+  return { limit: status.match[0].trim(), limit_resets_at: resetOf(status.match, clock) };
+}
+
+/** The live limit banner of the transcript above `end`, else null. */
+function bannerLimitOf(
+  s: Screen,
+  p: ResolvedProfile,
+  end: number,
+  clock: LimitClock,
+): Limit | null {
+  const re = p.matchers.patterns.limit_reset_pattern;
+  if (re === null) return null;
   const lines = transcriptTail(s, end);
   for (let k = lines.length - 1; k >= 0; k--) {
     const hit = bannerAt(s, re, lines, k);
     if (!hit) continue;
     // The lowest limit line decides: one the CLI did not draw, or with newer work below it, is
     // history, and every limit line above it is older still.
-    if (!drawnByCli(s, p, lines[k], lines[k + hit.lines - 1], end)) return NO_LIMIT;
+    if (!drawnByCli(s, p, lines[k], lines[k + hit.lines - 1], end)) return null;
     return { limit: hit.text, limit_resets_at: resetOf(hit.match, clock) };
   }
-  return NO_LIMIT;
+  return null;
 }
 
 /** The reset a banner's named groups name, when it is readable and trusted; else null. */

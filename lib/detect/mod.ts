@@ -5,7 +5,8 @@
  *
  * One file per concern: liveness.ts (the live-prompt gate), options.ts (option lines, choice
  * rows), command.ts (command, file path, permission prompt), input.ts (the input line), mode.ts,
- * stuck.ts (stream error, context, paste buffer, unavailable), limit.ts (a usage limit and when it
+ * stuck.ts (stream error, context, paste buffer, unavailable), unavailable.ts (the CLI's own
+ * error banner, a status-area limit, the limit menu), limit.ts (a usage limit and when it
  * resets), readiness.ts (ready, busy, dialog, shell) and state.ts (`detect()`, composing them);
  * screen.ts and text.ts are shared by all.
  * This module is the public entry.

@@ -4,7 +4,7 @@
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
-import { bottomOutsideBox, type InputBox } from "./input.ts";
+import { bottomOutsideBox, type InputBox, statusAreaOf } from "./input.ts";
 import { LIVE_TAIL } from "./liveness.ts";
 import { isChoiceLine } from "./options.ts";
 import { hasAny, type Screen } from "./screen.ts";
@@ -19,12 +19,24 @@ export function readinessOf(
   s: Screen,
   p: ResolvedProfile,
   dialogIdx: number | undefined,
+  box: InputBox | null = null,
 ): Readiness {
   const nb = s.nb;
   if (nb.some((i) => hasAny(s.lower[i], p.matchers.markers.readiness_markers))) return "ready";
   if (dialogIdx !== undefined) return "dialog";
-  if (nb.length > 0 && endsInShellPrompt(s.lines[nb[nb.length - 1]])) return "bare_shell";
+  if (endsInShell(s, box)) return "bare_shell";
   return "indeterminate";
+}
+
+/**
+ * The screen ends in a shell prompt: its last non-blank line does, and that line is not in the
+ * CLI's status area under its input box (a status line ending in "$" or "%" is the user's
+ * decoration, not a shell).
+ */
+export function endsInShell(s: Screen, box: InputBox | null): boolean {
+  if (s.nb.length === 0) return false;
+  const last = s.nb[s.nb.length - 1];
+  return endsInShellPrompt(s.lines[last]) && !statusAreaOf(s, box).includes(last);
 }
 
 /**
@@ -83,7 +95,7 @@ function activityLineAbove(s: Screen, inputLine: number): number | undefined {
  */
 export function menuAtEndOf(s: Screen, box: InputBox | null): boolean {
   // A shell prompt under it: a shell printed the lines (the CLI is gone), nobody waits on them.
-  if (s.nb.length === 0 || endsInShellPrompt(s.lines[s.nb[s.nb.length - 1]])) return false;
+  if (s.nb.length === 0 || endsInShell(s, box)) return false;
   const from = Math.max(0, s.nb.length - LIVE_TAIL);
   for (let k = from; k < s.nb.length; k++) {
     const i = s.nb[k];

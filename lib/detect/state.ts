@@ -33,6 +33,7 @@ import {
 import { screenOf } from "./screen.ts";
 import { limitOf, type ZoneSource } from "./limit.ts";
 import { cliUnavailableOf, stuckOf } from "./stuck.ts";
+import { limitMenuOf } from "./unavailable.ts";
 import { styledLines } from "./text.ts";
 import { cliVersionOf } from "./version.ts";
 
@@ -87,6 +88,12 @@ export interface Verdicts {
   limit: string | null;
   /** When that limit resets (ISO 8601), or null: no time printed, unreadable, or no clock given. */
   limit_resets_at: string | null;
+  /**
+   * Extension (issue 21): the option of a live menu that says it is a usage-limit menu
+   * (`limit_menu_markers`: "Stop and wait for limit to reset"), as shown; the pane is unavailable
+   * and the menu is never answered. Null when no such menu is live.
+   */
+  limit_menu: string | null;
   /** Extension: an input line is visible (empty or not). */
   input_line: boolean;
   /** Extension: the first `dialog_markers` entry seen on a live dialog screen, else null. */
@@ -168,20 +175,22 @@ export function summarize(
     const box = inputBoxOf(s, p);
     const live = livePrompt(s, p, box);
     let permission_prompt = false;
+    let limitMenu: string | null = null;
     if (live.live) {
       const region = regionOf(s, live);
+      limitMenu = limitMenuOf(p, optionsOf(s, live, region, p));
       const styled = capture.styled ? styledLines(capture.styled) : null;
       const subject = subjectOf(s, p, live, region, styled);
       permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
     }
     const dialogIdx = dialogMarkerLine(s, p, box);
     const state = stateOf({
-      unavailable: cliUnavailableOf(s, p, box, live) !== null ||
+      unavailable: limitMenu !== null || cliUnavailableOf(s, p, box, live) !== null ||
         limitOf(s, p, box, live, {}).limit !== null,
       permission_prompt,
       dialog: live.live || dialogIdx !== undefined || menuAtEndOf(s, box),
       mid_response: midResponseOf(s, p, box),
-      readiness: readinessOf(s, p, dialogIdx),
+      readiness: readinessOf(s, p, dialogIdx, box),
       input_line: box !== null,
     });
     return { state, mode: modeOf(s, p, opts.title), cli_version: cliVersionOf(s, p) };
@@ -200,12 +209,13 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
   const permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
   const mid_response = midResponseOf(s, p, box);
   const dialogIdx = dialogMarkerLine(s, p, box);
-  const readiness = readinessOf(s, p, dialogIdx);
+  const readiness = readinessOf(s, p, dialogIdx, box);
   const stuck = stuckOf(s, p, box, live);
   const menu = !live.live && menuAtEndOf(s, box);
   const limit = limitOf(s, p, box, live, opts);
+  const limitMenu = limitMenuOf(p, options);
   const state = stateOf({
-    unavailable: stuck.cli_unavailable !== null || limit.limit !== null,
+    unavailable: limitMenu !== null || stuck.cli_unavailable !== null || limit.limit !== null,
     permission_prompt,
     dialog: live.live || dialogIdx !== undefined || menu,
     mid_response,
@@ -236,6 +246,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     manual_pattern: manualPatternOf(subject, p),
     limit: limit.limit,
     limit_resets_at: limit.limit_resets_at,
+    limit_menu: limitMenu,
     input_line: box !== null,
     // A glyph-selected column is read from the screen's shape alone; it wins over a row the
     // profile describes, so a profile cannot relabel the choices a real column shows.

@@ -5,11 +5,12 @@
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded, type Matcher } from "../regex/match.ts";
 import { drawnByCli, transcriptEnd } from "./blocks.ts";
-import { bottomOutsideBox, type InputBox } from "./input.ts";
+import { bottomOutsideBox, type InputBox, statusAreaOf } from "./input.ts";
 import type { Live } from "./liveness.ts";
 import { isBusyLine } from "./readiness.ts";
 import { bottomOf, hasAny, lastIndex, type Screen } from "./screen.ts";
 import { contentOf } from "./text.ts";
+import { statusLimitOf, unavailableBannerLine } from "./unavailable.ts";
 
 export interface Stuck {
   stream_error: string | null;
@@ -27,7 +28,12 @@ export function stuckOf(
 ): Stuck {
   const mk = p.matchers.markers;
   const bottom = bottomOf(s);
-  const streamIdx = lastIndex(s.nb, (i) => hasAny(s.lower[i], mk.stream_error_markers));
+  // A status line's words ("API Error 0") are the user's, never the CLI's stream error.
+  const status = new Set(statusAreaOf(s, box));
+  const streamIdx = lastIndex(
+    s.nb,
+    (i) => !status.has(i) && hasAny(s.lower[i], mk.stream_error_markers),
+  );
   const pctRe = p.matchers.patterns.context_used_pattern;
   return {
     stream_error: streamIdx === undefined ? null : contentOf(s.lines[streamIdx]),
@@ -42,8 +48,10 @@ export function stuckOf(
  * The lowest bottom line (outside the input line) where the CLI says it is unavailable, else null.
  * In the transcript it counts only where the CLI drew it, with no newer work below (blocks.ts, the
  * rule a limit follows: a quoted "You've hit your … limit" or "Invalid API key" in an answer is
- * history); under the input box (footer, status area) as it stands. A screen that ends in a shell
- * prompt has no CLI to be unavailable.
+ * history); under the input box as it stands, except in the status area of an open-form box, where
+ * only `status_limit_pattern` is the CLI's own (the rest is a user's status line). The CLI's own
+ * error drawn as the last answer-glyph block (unavailable.ts) counts too; the lowest line wins. A
+ * screen that ends in a shell prompt has no CLI to be unavailable.
  */
 export function cliUnavailableOf(
   s: Screen,
@@ -54,16 +62,20 @@ export function cliUnavailableOf(
   const end = transcriptEnd(s, box, live);
   if (end === null) return null;
   const markers = p.matchers.markers.cli_unavailable_markers;
+  const status = new Set(statusAreaOf(s, box));
+  const limitAt = statusLimitOf(s, p, box)?.line;
   const i = lastIndex(
     bottomOutsideBox(s, box),
     (i) =>
-      hasAny(s.lower[i], markers) &&
-      // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
-      // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
-      !isBusyLine(s, p, i) &&
-      (i >= end || drawnByCli(s, p, i, i, end)),
+      status.has(i) ? i === limitAt : hasAny(s.lower[i], markers) &&
+        // A busy line quoting the error it retries (OpenCode's "■■⬝⬝ You exceeded your current
+        // quota … [retrying in 13s attempt #5]") is work in progress, not the CLI giving up.
+        !isBusyLine(s, p, i) &&
+        (i >= end || drawnByCli(s, p, i, i, end)),
   );
-  return i === undefined ? null : contentOf(s.lines[i]);
+  const banner = unavailableBannerLine(s, p, end);
+  const at = banner !== undefined && (i === undefined || banner > i) ? banner : i;
+  return at === undefined ? null : contentOf(s.lines[at]);
 }
 
 /** The lowest paste-buffer placeholder on the given lines (the input line, else the bottom). */

@@ -14,7 +14,12 @@ import { execBounded, type Matcher } from "../regex/mod.ts";
 export type StateName = "unavailable" | "prompt" | "dialog" | "busy" | "shell" | "idle" | "unknown";
 
 export const STATE_FIELDS: Readonly<Record<StateName, readonly FieldName[]>> = {
-  unavailable: ["cli_unavailable_markers"],
+  unavailable: [
+    "cli_unavailable_markers",
+    "unavailable_banner_pattern",
+    "status_limit_pattern",
+    "limit_menu_markers",
+  ],
   prompt: [
     "live_prompt_markers",
     "option_line_pattern",

@@ -250,6 +250,33 @@ export const FIELDS = [
       "the glyphs that open the model's own output in the transcript (its answer text, a tool " +
       "call and the tool's output under it); a limit or unavailable line inside one is quoted",
   },
+  // Added for issue 21 (part B, where the CLI cannot serve): see docs/profiles.md "Extension fields".
+  {
+    name: "unavailable_banner_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for the first line of a block the CLI draws with the answer glyph to say it cannot " +
+      "serve (an auth failure's error and body); counts only as the last block above the input box",
+  },
+  {
+    name: "status_limit_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for a usage limit the CLI draws under its input box, the one shape of that status " +
+      "area that is the CLI's own (every other line there is a status-line command's decoration); " +
+      "named groups as limit_reset_pattern",
+    namedGroups: { allowed: ["time", "date", "zone", "in"], anyOf: ["time", "in"] },
+  },
+  {
+    name: "limit_menu_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "option wordings that make a menu the CLI's usage-limit menu (wait for the reset, upgrade); " +
+      "the pane is unavailable and the menu is never answered",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export type FieldName = typeof FIELDS[number]["name"];

@@ -30,6 +30,21 @@ export function claudeFixtureDirs(): string[] {
   return out.sort();
 }
 
+const FIELD_ROOT = new URL("../fixtures/field/claude-code/", import.meta.url).pathname;
+
+/** The plain captures recorded from the real CLI under the field corpus (not its hand-made ones). */
+function fieldRecordings(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    if (e.isDirectory && !e.name.startsWith("hand-made")) {
+      out.push(...fieldRecordings(`${dir}${e.name}/`));
+    } else if (e.isFile && e.name.endsWith(".txt") && !e.name.endsWith(".ansi.txt")) {
+      out.push(dir + e.name);
+    }
+  }
+  return out.sort();
+}
+
 export function screensOf(dir: string): Screen[] {
   return JSON.parse(Deno.readTextFileSync(dir + "manifest.json")).screens as Screen[];
 }
@@ -453,6 +468,10 @@ Deno.test("every value of profiles/claude-code.toml is seen on a recorded real s
     for (const s of screensOf(dir)) {
       lines.push(...captureLines(await Deno.readTextFile(dir + s.file)));
     }
+  }
+  // The field corpus's recordings are real screens too (its hand-made folders are not).
+  for (const file of fieldRecordings(FIELD_ROOT)) {
+    lines.push(...captureLines(await Deno.readTextFile(file)));
   }
   const lower = lines.map((l) => l.toLowerCase());
   const def = defaultProfile();

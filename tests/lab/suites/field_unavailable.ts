@@ -110,6 +110,6 @@ export const suite: LabSuite = {
   name: "claude-field-unavailable",
   profile: "claude",
   versions: () => pinnedCliVersions("claude-code"),
-  sizes: [{ cols: 80, rows: 24 }],
+  sizes: [{ cols: 80, rows: 24 }, { cols: 120, rows: 40 }],
   scenarios,
 };

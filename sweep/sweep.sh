@@ -626,6 +626,7 @@ option_at() {
 input_box() {
   local cli=$1 n=${#NB[@]} i j k t inner rest
   BOX_AT=-1
+  BOX_END=-1
   IN_BOX=()
   BOX_TEXT=""
   local line_re sig_re
@@ -671,12 +672,27 @@ input_box() {
     rest=${rest##+([[:space:]])}
     mp "$rest" "$OPT_RE" && continue
     BOX_AT=$i
+    BOX_END=$j
     for ((k = i; k < j; k++)); do
       IN_BOX[k]=1
       ((k > i)) && rest+=$'\n'${NB[k]}
     done
     box_text "$cli" "$rest"
     return 0
+  done
+}
+
+# status_area -> IN_STATUS[i]=1 for the NB lines of the status area (lib/detect/input.ts): under
+# an open-form input box, the indented lines below its closing rule, down to the first line in
+# column 0. A user's status line is drawn there: none of its words is the CLI's state except the
+# profile's status_limit_pattern.
+status_area() {
+  local n=${#NB[@]} k
+  IN_STATUS=()
+  ((BOX_END >= 0)) || return 0
+  for ((k = BOX_END + 1; k < n; k++)); do
+    [[ "${NB[k]}" == [[:space:]]* ]] || break
+    IN_STATUS[k]=1
   done
 }
 
@@ -754,9 +770,11 @@ analyze() {
   LIVE=0 PERM=0 NUMBERED=0 OPT1="" OPT1_SEL=0 BROAD1=0 FP="" CHOICE=0 CHOICE1="" CHOICE1_SEL=0
   COLUMN=0
   local rs=0 re=$((n - 1)) anchor=-1
+  IN_STATUS=() BOX_END=-1
   ((n == 0)) && return 0
   # Typed text is not screen state: the windows run on the lines outside the input line (L).
   input_box "$cli"
+  status_area
   local L=()
   for ((i = 0; i < n; i++)); do [[ -n "${IN_BOX[i]:-}" ]] || L+=("$i"); done
   local m=${#L[@]}
@@ -1147,6 +1165,7 @@ cmd_classify() {
   escalate\|opaque) printf 'escalate (opaque: %s)\n' "$rule" ;;
   escalate\|not-allowlisted) printf 'escalate (not allowlisted)\n' ;;
   escalate\|cli-unavailable) printf 'escalate (cli unavailable)\n' ;;
+  escalate\|limit-menu) printf 'escalate (limit menu)\n' ;;
   refuse\|dialog) printf 'refuse (dialog: not a permission prompt)\n' ;;
   refuse\|no-option-1) printf 'refuse (no option 1)\n' ;;
   refuse\|broad-grant) printf 'refuse (broad grant on option 1)\n' ;;
@@ -1326,6 +1345,7 @@ dedup() {
 
 # bottom_match KIND ERE -> MATCH, MATCH_GROUPS: the last line of the bottom region matching
 # (KIND "mi" = marker list, case-insensitive; "mp" = pattern, as given).
+OUTSIDE_STATUS=0
 bottom_match() {
   local kind=$1 re=$2 n=${#NB[@]} i start bottom=${PROF["$CUR_CLI|_bottom_region"]}
   MATCH=""
@@ -1333,9 +1353,73 @@ bottom_match() {
   [[ -n "$re" ]] || return 1
   start=$((n > bottom ? n - bottom : 0))
   for ((i = n - 1; i >= start; i--)); do
+    # OUTSIDE_STATUS=1: a user's status line (status_area) says nothing of the CLI's state.
+    ((OUTSIDE_STATUS)) && [[ -n "${IN_STATUS[i]:-}" ]] && continue
     if "$kind" "${NB[i]}" "$re"; then
       MATCH=${NB[i]}
       MATCH_GROUPS=("${BASH_REMATCH[@]}")
+      return 0
+    fi
+  done
+  return 1
+}
+
+# status_match KIND ERE — like bottom_match, on the status-area lines only (lowest first).
+status_match() {
+  local kind=$1 re=$2 n=${#NB[@]} i
+  MATCH=""
+  [[ -n "$re" ]] || return 1
+  for ((i = n - 1; i > BOX_END && BOX_END >= 0; i--)); do
+    [[ -n "${IN_STATUS[i]:-}" ]] || continue
+    if "$kind" "${NB[i]}" "$re"; then
+      MATCH=${NB[i]}
+      return 0
+    fi
+  done
+  return 1
+}
+
+# unavailable_banner CLI — the CLI's own error drawn with the answer glyph as the last block above
+# the input box (lib/detect/unavailable.ts): going up from the box, the first line in column 0
+# that opens with an answer glyph or an input sigil, or is a busy line, decides; it must be an
+# answer glyph followed by unavailable_banner_pattern at the start of its text.
+unavailable_banner() {
+  local cli=$1 i t g bottom=${PROF["$CUR_CLI|_bottom_region"]}
+  local re ans sig busy_re busy_pat
+  MATCH=""
+  re=$(p "$cli" unavailable_banner_pattern)
+  ans=$(p "$cli" answer_markers)
+  sig=$(p "$cli" input_sigils)
+  busy_re=$(p "$cli" mid_response_markers)
+  busy_pat=$(p "$cli" mid_response_pattern)
+  [[ -n "$re" && -n "$ans" ]] || return 1
+  ((BOX_AT > 0)) || return 1
+  for ((i = BOX_AT - 1; i >= 0 && i >= BOX_AT - bottom; i--)); do
+    t=${NB[i]}
+    [[ "$t" == [[:space:]]* ]] && continue
+    if mi "$t" "$busy_re" || mp "$t" "$busy_pat"; then return 1; fi
+    if re_ok "$t" "^($ans) "; then
+      g=${BASH_REMATCH[0]}
+      mp "${t:${#g}}" "^($re)" || return 1
+      MATCH=$t
+      return 0
+    fi
+    [[ -n "$sig" ]] && re_ok "$t" "^($sig) " && return 1
+  done
+  return 1
+}
+
+# limit_menu CLI — a live menu whose numbered options carry limit_menu_markers (the CLI's
+# usage-limit menu, never answered): MATCH = that option line.
+limit_menu() {
+  local cli=$1 n=${#NB[@]} i re block=${PROF["$CUR_CLI|_live_block"]}
+  MATCH=""
+  re=$(p "$cli" limit_menu_markers)
+  [[ -n "$re" ]] || return 1
+  for ((i = n - 1; i >= 0 && i >= n - block; i--)); do
+    option_at "${NB[i]}" || continue
+    if mi "${NB[i]}" "$re"; then
+      MATCH=$STRIPPED
       return 0
     fi
   done
@@ -1366,9 +1450,15 @@ stuck_eval() {
   local stuck_s=${SWEEP_PROMPT_STUCK_SECONDS:-120}
   [[ "$bloat_k" =~ ^[0-9]+$ && "$used_pct" =~ ^[0-9]+$ && "$stuck_s" =~ ^[0-9]+$ ]] ||
     die 2 "SWEEP_CONTEXT_BLOAT_K, SWEEP_CONTEXT_USED_PCT and SWEEP_PROMPT_STUCK_SECONDS must be whole numbers"
-  if bottom_match mi "$(p "$cli" cli_unavailable_markers)"; then
+  if status_match mp "$(p "$cli" status_limit_pattern)"; then
     shape=cli-unavailable detail=$MATCH
-  elif bottom_match mi "$(p "$cli" stream_error_markers)"; then
+  elif OUTSIDE_STATUS=1 bottom_match mi "$(p "$cli" cli_unavailable_markers)"; then
+    shape=cli-unavailable detail=$MATCH
+  elif unavailable_banner "$cli"; then
+    shape=cli-unavailable detail=$MATCH
+  elif ((LIVE)) && limit_menu "$cli"; then
+    shape=cli-unavailable detail="limit menu: $MATCH"
+  elif OUTSIDE_STATUS=1 bottom_match mi "$(p "$cli" stream_error_markers)"; then
     shape=stream-error detail=$MATCH
   elif ((LIVE)) && ((age >= stuck_s)); then
     shape=stuck-on-prompt detail="live prompt for ${age}s"

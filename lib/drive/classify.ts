@@ -9,7 +9,7 @@
  *   drover-classify/1<TAB>VERB<TAB>REASON<TAB>OPTION<TAB>KEY<TAB>RULE<TAB>DETAIL
  *   VERB    approve | escalate | refuse | no-op
  *   REASON  approve:  allowlisted
- *           escalate: danger | opaque | not-allowlisted | cli-unavailable
+ *           escalate: danger | opaque | not-allowlisted | cli-unavailable | limit-menu
  *           refuse:   dialog | broad-grant | no-option-1 | not-affirmative | … (the gate's reasons)
  *           no-op:    not-live
  *   OPTION  the option answered (1), else "-"
@@ -55,6 +55,8 @@ export type Classification =
   }
   | { verb: "escalate"; reason: "not-allowlisted"; detail: string; command: string | null }
   | { verb: "escalate"; reason: "cli-unavailable"; detail: string }
+  /** A usage-limit menu with nothing else saying the CLI is at a limit (added within format 1). */
+  | { verb: "escalate"; reason: "limit-menu"; detail: string }
   | { verb: "refuse"; reason: RefusalReason; detail: string }
   | { verb: "no-op"; reason: "not-live"; plan: "nothing" | "submit" | "nudge"; detail: string };
 
@@ -88,8 +90,8 @@ export function classifyCapture(
       };
     }
     case "escalate":
-      if (plan.reason === "cli-unavailable") {
-        return { verb: "escalate", reason: "cli-unavailable", detail: plan.text ?? plan.message };
+      if (plan.reason === "cli-unavailable" || plan.reason === "limit-menu") {
+        return { verb: "escalate", reason: plan.reason, detail: plan.text ?? plan.message };
       }
       if (plan.reason === "dialog") {
         const g = gate(toJudged(raw));

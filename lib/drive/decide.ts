@@ -30,6 +30,8 @@ export interface DriveVerdicts {
   limit?: string | null;
   /** When that limit resets (ISO 8601), or null/absent. */
   limit_resets_at?: string | null;
+  /** The option of a live usage-limit menu (lib/detect `limit_menu`), or null/absent. */
+  limit_menu?: string | null;
   /** An input line is visible (empty or not). */
   input_line?: boolean;
   /** The bottom region's non-blank lines, decoration stripped (to place a banner in the transcript). */
@@ -60,8 +62,9 @@ export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
   else if (v.cli_unavailable && typeof v.cli_unavailable === "object") {
     unavailable = str(v.cli_unavailable.line) ?? str(v.cli_unavailable.text) ?? "(cli unavailable)";
   }
-  // A usage-limit banner is a CLI that cannot serve, whatever the profile's unavailable markers say.
-  unavailable ??= str(v.limit);
+  // A usage-limit banner, or the limit menu, is a CLI that cannot serve, whatever the profile's
+  // unavailable markers say.
+  unavailable ??= str(v.limit) ?? str(v.limit_menu);
   return {
     state: typeof v.state === "string" ? v.state : "unknown",
     live_prompt: v.live_prompt === true,
@@ -73,6 +76,7 @@ export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
     cli_unavailable: unavailable,
     limit: str(v.limit),
     limit_resets_at: str(v.limit_resets_at),
+    limit_menu: str(v.limit_menu),
     input_line: v.input_line === true,
     // lib/detect's own reading of the command's block; missing means not seen (never approved)
     command_block: typeof v.command_block === "number" ? v.command_block : null,
@@ -208,6 +212,19 @@ export function planPane(
     // The banner of a limit already resumed is transcript now, not a limit.
     if (step?.kind === "limit-stale") v = withoutStaleLimit(v, step.memory);
     else if (step) return { kind: "limit", step };
+  }
+  if (v.limit_menu && v.cli_unavailable === v.limit_menu && pane.role !== "orchestrator") {
+    // The menu alone says the CLI is at a limit (no banner or unavailable line is left above it):
+    // the limit-menu escalation, never an answer (a banner above it escalates as cli-unavailable).
+    return {
+      kind: "escalate",
+      reason: "limit-menu",
+      key: `${pane.id}\u001flimit-menu`,
+      text: v.limit_menu,
+      message: `the ${pane.cli} CLI in this pane shows its usage-limit menu ("${
+        oneLine(v.limit_menu, 80)
+      }"); drover never answers a limit menu: a person chooses (Esc closes it)`,
+    };
   }
   if (v.cli_unavailable !== null) {
     if (pane.role === "orchestrator") {

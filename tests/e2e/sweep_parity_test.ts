@@ -409,6 +409,7 @@ function sweepAction(line: string): string {
   if ((m = line.match(/^escalate \(opaque: (.+)\)$/))) return `escalate opaque:${m[1]}`;
   if (line === "escalate (not allowlisted)") return "escalate not-allowlisted";
   if (line === "escalate (cli unavailable)") return "escalate cli-unavailable";
+  if (line === "escalate (limit menu)") return "escalate limit-menu";
   if (line === "refuse (dialog: not a permission prompt)") return "refuse dialog";
   if (line === "refuse (no option 1)") return "refuse no-option-1";
   if (line === "refuse (broad grant on option 1)") return "refuse broad-grant";

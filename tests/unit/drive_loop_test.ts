@@ -179,9 +179,15 @@ Deno.test("decide: verdicts from lib/detect are read defensively", () => {
     state: "unknown",
     limit: null,
     limit_resets_at: null,
+    limit_menu: null,
     input_line: false,
     command_block: null,
   });
+  // The limit menu alone is a CLI that cannot serve (issue 21).
+  assert.equal(
+    toDriveVerdicts({ limit_menu: "Stop and wait for limit to reset" }).cli_unavailable,
+    "Stop and wait for limit to reset",
+  );
   assert.equal(toDriveVerdicts({ cli_unavailable: "  " }).cli_unavailable, null);
   assert.equal(toDriveVerdicts({ cli_unavailable: true }).cli_unavailable, "(cli unavailable)");
   assert.ok(stillInBox("Run your sweep", "Run your sweep now."));

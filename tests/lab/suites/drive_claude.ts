@@ -11,6 +11,7 @@ import {
   type ClaudeOptions,
   type ClaudeSession,
   compareVersions,
+  type LabScenario,
   type LabSuite,
   pinnedCliVersions,
   type ScenarioContext,
@@ -113,6 +114,61 @@ function summary(events: Loose[]): string {
     .join(", ");
 }
 
+/** The auth-banner scenario of issue 21 for one 401 message (undefined: the stand-in's default). */
+function authBannerEscalatesOnce(
+  name: string,
+  message: string | undefined,
+  banner: string,
+): LabScenario {
+  return {
+    name,
+    keyLog: true,
+    timeoutMs: 180_000,
+    async run(ctx) {
+      await using c = await claudeAt(ctx, {
+        env: { CLAUDE_CODE_MAX_RETRIES: "2" },
+        script: [{ kind: "error", status: 401, times: Infinity, ...(message ? { message } : {}) }],
+      });
+      const orch = await orchestratorBeside(ctx, c);
+      const state = await ctx.lab.tmpDir("drive-state");
+      ctx.step(
+        `type 'say hello', Enter; the stand-in answers HTTP 401 authentication_error${
+          message ? ` "${message}"` : ""
+        }`,
+      );
+      await c.pane.type("say hello");
+      await sleep(300);
+      await c.pane.keys("Enter");
+      await c.api.waitForMainRequests(1, 60_000);
+      await c.pane.waitFor([banner, READY], { timeoutMs: 60_000, stableMs: 2000 });
+      const turns = c.api.mainRequests.length;
+      const mark = (await ctx.lab.keyLog()).keys.length;
+
+      ctx.step(`drover drive --once --orchestrator ${orch}: one cli-unavailable escalation`);
+      const first = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
+      const esc = first.events.filter((e) => e.event === "escalated" && e.pane === c.pane.id);
+      if (first.run.code !== 0 || esc.length !== 1 || esc[0].reason !== "cli-unavailable") {
+        ctx.fail(
+          `expected one cli-unavailable escalation: exit ${first.run.code}, events ${
+            JSON.stringify(first.events.map((e) => [e.event, e.reason]))
+          }\n${first.run.stderr}\n${await c.pane.capturePlain()}`,
+        );
+      }
+
+      ctx.step("drover drive --once again with the same state: no second escalation");
+      const second = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
+      if (second.events.some((e) => e.event === "escalated")) {
+        ctx.fail(`escalated twice: ${summary(second.events)}`);
+      }
+      await sleep(1500);
+      const keys = (await ctx.lab.keyLog()).keys.slice(mark);
+      if (keys.length !== 0) ctx.fail(`drive sent keys: ${JSON.stringify(keys)}`);
+      ctx.log(`key log: [] (drive --once twice on the ${banner} banner)`);
+      if (c.api.mainRequests.length !== turns) ctx.fail("drive typed into the unavailable CLI");
+    },
+  };
+}
+
 export const suite: LabSuite = {
   name: "drive",
   sizes: [{ cols: 120, rows: 40 }],
@@ -168,52 +224,17 @@ export const suite: LabSuite = {
         if (turns !== 2) ctx.fail(`drive must not have typed anything: ${turns} turns`);
       },
     },
-    {
-      // Issue 21: the auth failure banner (HTTP 401 authentication_error) on a worker is one
-      // cli-unavailable escalation; a second --once with the same state stays quiet (the dedup
-      // window keyed by pane + cli-unavailable), and neither run sends a key.
-      name: "auth-banner-escalates-once",
-      keyLog: true,
-      timeoutMs: 180_000,
-      async run(ctx) {
-        await using c = await claudeAt(ctx, {
-          env: { CLAUDE_CODE_MAX_RETRIES: "2" },
-          script: [{ kind: "error", status: 401, times: Infinity }],
-        });
-        const orch = await orchestratorBeside(ctx, c);
-        const state = await ctx.lab.tmpDir("drive-state");
-        ctx.step("type 'say hello', Enter; the stand-in answers HTTP 401 authentication_error");
-        await c.pane.type("say hello");
-        await sleep(300);
-        await c.pane.keys("Enter");
-        await c.api.waitForMainRequests(1, 60_000);
-        await c.pane.waitFor(["Invalid API key", READY], { timeoutMs: 60_000, stableMs: 2000 });
-        const turns = c.api.mainRequests.length;
-        const mark = (await ctx.lab.keyLog()).keys.length;
-
-        ctx.step(`drover drive --once --orchestrator ${orch}: one cli-unavailable escalation`);
-        const first = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
-        const esc = first.events.filter((e) => e.event === "escalated" && e.pane === c.pane.id);
-        if (first.run.code !== 0 || esc.length !== 1 || esc[0].reason !== "cli-unavailable") {
-          ctx.fail(
-            `expected one cli-unavailable escalation: exit ${first.run.code}, events ${
-              JSON.stringify(first.events.map((e) => [e.event, e.reason]))
-            }\n${first.run.stderr}\n${await c.pane.capturePlain()}`,
-          );
-        }
-
-        ctx.step("drover drive --once again with the same state: no second escalation");
-        const second = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
-        if (second.events.some((e) => e.event === "escalated")) {
-          ctx.fail(`escalated twice: ${summary(second.events)}`);
-        }
-        await sleep(1500);
-        const keys = (await ctx.lab.keyLog()).keys.slice(mark);
-        if (keys.length !== 0) ctx.fail(`drive sent keys: ${JSON.stringify(keys)}`);
-        ctx.log("key log: [] (drive --once twice on the auth banner)");
-        if (c.api.mainRequests.length !== turns) ctx.fail("drive typed into the unavailable CLI");
-      },
-    },
+    // Issue 21: the auth failure banner (HTTP 401 authentication_error) on a worker is one
+    // cli-unavailable escalation; a second --once with the same state stays quiet (the dedup
+    // window keyed by pane + cli-unavailable), and neither run sends a key. Two banners: the
+    // stand-in's default message names the API key ("⎿ Invalid API key"); an expired login does
+    // not, and the CLI draws its own "● Please run /login · API Error: 401 …" answer-glyph block.
+    authBannerEscalatesOnce("auth-banner-escalates-once", undefined, "Invalid API key"),
+    authBannerEscalatesOnce(
+      "auth-login-banner-escalates-once",
+      "OAuth token has expired. Please obtain a new token or refresh your existing token.",
+      "Please run /login",
+    ),
     {
       name: "typed-input-submitted-once",
       timeoutMs: 180_000,

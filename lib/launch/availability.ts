@@ -48,7 +48,7 @@ async function readCache(path: string | undefined): Promise<CacheFile> {
 async function writeCache(path: string | undefined, data: CacheFile): Promise<void> {
   if (!path) return;
   try {
-    await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
+    await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true, mode: 0o700 });
     // A new temporary file renamed over the cache, never written through a symlink.
     await writeAtomic(path, new TextEncoder().encode(JSON.stringify(data)));
   } catch {

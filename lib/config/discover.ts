@@ -1,9 +1,19 @@
 /**
  * Finding and reading the configuration file (DESIGN §3). Light on purpose: with no file nothing
- * else loads; with one, the parser and its zod schemas (load.ts) are imported to validate it.
+ * else loads; with one, the configuration cache (cache.ts) is asked first, and only when it has no
+ * valid entry for the file exactly as read are the parser and its zod schemas (load.ts) imported
+ * to validate it.
  */
 import { DroverError } from "../errors.ts";
 import { readUpTo } from "../io/capped.ts";
+import { userCacheDir } from "../io/user_dirs.ts";
+import {
+  type CacheKey,
+  cacheKey,
+  type CacheLocation,
+  readCachedConfig,
+  writeCachedConfig,
+} from "./cache.ts";
 import { type Config, type ConfigSource, EMPTY_CONFIG, type LoadOptions } from "./types.ts";
 
 /** A configuration file larger than this is refused before it is parsed. */
@@ -70,8 +80,10 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<Config> {
   const found = await discoverConfig(opts);
   if (!found) return EMPTY_CONFIG;
   let bytes: Uint8Array;
+  let info: Deno.FileInfo;
   try {
     using f = await Deno.open(found.path);
+    info = await f.stat();
     bytes = await readUpTo(f, CONFIG_MAX_BYTES, found.path);
   } catch (e) {
     throw new DroverError(
@@ -80,10 +92,29 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<Config> {
       { details: { file: found.path } },
     );
   }
+  // Refused before the cache is even asked: an oversized file never gets as far as a key.
   if (bytes.length > CONFIG_MAX_BYTES) throw tooLarge(found.path);
+  const env = opts.env ?? ((n: string) => Deno.env.get(n));
+  const cache: CacheLocation = {
+    dir: opts.cacheDir !== undefined ? opts.cacheDir : userCacheDir(env),
+    uid: opts.uid,
+  };
+  let key: CacheKey | null = null;
+  if (cache.dir !== null) {
+    key = await cacheKey(found.path, info, bytes, opts.cwd ?? Deno.cwd());
+    const hit = await readCachedConfig(cache, key, found.path, found.source);
+    if (hit) return hit;
+  }
   const text = new TextDecoder().decode(bytes);
   const { parseConfig } = await import("./load.ts");
-  return parseConfig(text, found.path, found.source);
+  // A file that is rejected throws here, before anything is cached.
+  const config = parseConfig(text, found.path, found.source);
+  if (key !== null) {
+    const { payloadOf } = await import("./cache_payload.ts");
+    const payload = payloadOf(config);
+    if (payload !== null) await writeCachedConfig(cache, key, payload);
+  }
+  return config;
 }
 
 export function tooLarge(file: string): DroverError {

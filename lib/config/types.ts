@@ -96,4 +96,11 @@ export interface LoadOptions {
   cwd?: string;
   /** Environment lookup (tests inject one); default Deno.env.get. */
   env?: (name: string) => string | undefined;
+  /**
+   * Directory of the configuration cache (lib/config/cache.ts); null: no cache. Default: the
+   * user's (`userCacheDir` of `env`).
+   */
+  cacheDir?: string | null;
+  /** Whose cache files count (default: this process's uid). */
+  uid?: number | null;
 }

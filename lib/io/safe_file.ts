@@ -117,12 +117,13 @@ export async function openRegular(
 
 /**
  * Read a whole regular file, never more than `limit` bytes (null when nothing is at `path`).
- * A symlink, FIFO, device or directory is refused (NotRegularFile) without being opened.
+ * A symlink, FIFO, device or directory is refused (NotRegularFile) without being opened. `info` is
+ * the open file's own stat (its owner and mode, for a caller that trusts only its own files).
  */
 export async function readRegular(
   path: string,
   limit: number,
-): Promise<{ bytes: Uint8Array; truncated: boolean } | null> {
+): Promise<{ bytes: Uint8Array; truncated: boolean; info: Deno.FileInfo } | null> {
   const before = await lstatOrNull(path);
   if (before === null) return null;
   refuseUnlessRegular(path, before);
@@ -136,7 +137,7 @@ export async function readRegular(
     if (n === null) break;
     got += n;
   }
-  return { bytes: buf.slice(0, Math.min(got, limit)), truncated: got > limit };
+  return { bytes: buf.slice(0, Math.min(got, limit)), truncated: got > limit, info: now };
 }
 
 function tempName(path: string): string {

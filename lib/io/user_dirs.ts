@@ -120,3 +120,17 @@ export async function runtimeDirs(
   }
   return { dirs, skipped };
 }
+
+/**
+ * drover's cache directory: `$XDG_CACHE_HOME/drover`, else `~/.cache/drover`; null when the
+ * environment names neither (cron under `env -i`: nothing is cached then). Unlike the runtime
+ * dirs this follows the environment, as the XDG spec asks: a cache is only ever a shortcut, so a
+ * process that does not find another's loses nothing but time. A relative XDG_CACHE_HOME is
+ * ignored, as the spec says.
+ */
+export function userCacheDir(env: (name: string) => string | undefined): string | null {
+  const xdg = env("XDG_CACHE_HOME");
+  if (xdg && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/drover`;
+  const home = env("HOME");
+  return home ? `${home.replace(/\/+$/, "")}/.cache/drover` : null;
+}

@@ -9,6 +9,7 @@
  * for a day, negative ones for 5 minutes, since installing a CLI should show up quickly).
  */
 import { readRegular, writeAtomic } from "../io/safe_file.ts";
+import { userCacheDir } from "../io/user_dirs.ts";
 
 export type Availability = "available" | "unavailable" | "unknown";
 
@@ -25,8 +26,8 @@ const NEGATIVE_TTL_MS = 5 * 60 * 1000;
 const SAFE_NAME = /^[A-Za-z0-9._+/-]+$/;
 
 export function cachePath(env = Deno.env.toObject()): string | undefined {
-  const base = env.XDG_CACHE_HOME || (env.HOME ? `${env.HOME}/.cache` : undefined);
-  return base ? `${base}/drover/availability.json` : undefined;
+  const dir = userCacheDir((n) => env[n]);
+  return dir === null ? undefined : `${dir}/availability.json`;
 }
 
 type CacheFile = Record<string, { status: "available" | "unavailable"; path?: string; at: number }>;
@@ -47,7 +48,7 @@ async function readCache(path: string | undefined): Promise<CacheFile> {
 async function writeCache(path: string | undefined, data: CacheFile): Promise<void> {
   if (!path) return;
   try {
-    await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
+    await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true, mode: 0o700 });
     // A new temporary file renamed over the cache, never written through a symlink.
     await writeAtomic(path, new TextEncoder().encode(JSON.stringify(data)));
   } catch {

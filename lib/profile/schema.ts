@@ -10,16 +10,9 @@
  */
 import { z } from "../deps/zod.ts";
 import { type FieldName, FIELDS, type FieldSpec } from "./fields.ts";
+import { markerProblem, PROFILE_LIMITS } from "./value_rules.ts";
 
-/** Limits on a `prompt_profile` table: they keep sweep.sh's grep alternations and drover fast. */
-export const PROFILE_LIMITS = {
-  /** Markers in one list field. */
-  markersPerField: 64,
-  /** Characters in one marker. */
-  markerLength: 256,
-  /** Markers in one profile table, all fields together. */
-  markersPerProfile: 256,
-} as const;
+export { markerProblem, PROFILE_LIMITS };
 
 export function describe(v: unknown): string {
   if (Array.isArray(v)) return "an array";
@@ -32,20 +25,6 @@ export function describe(v: unknown): string {
 export function quote(v: unknown): string {
   const s = typeof v === "string" ? v : String(v);
   return s.length > 80 ? JSON.stringify(s.slice(0, 60)).slice(0, -1) + '…"' : JSON.stringify(s);
-}
-
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** Why a marker string is unusable, or null. One reason per marker, the first that applies. */
-export function markerProblem(m: string): string | null {
-  if (m.length === 0) return "empty marker string (it would match every line)";
-  if (m.trim() === "") return "marker is only whitespace (it would match almost every line)";
-  if (CONTROL.test(m)) return "marker contains a control character (tab, newline, escape …)";
-  if (m.length > PROFILE_LIMITS.markerLength) {
-    return `marker is ${m.length} characters long; at most ${PROFILE_LIMITS.markerLength} are allowed`;
-  }
-  return null;
 }
 
 const MARKER = z.string({ error: (i) => `must be a string, got ${describe(i.input)}` })

@@ -6,6 +6,7 @@
 import type { FieldName, FieldSpec, PartialProfileValues } from "./fields.ts";
 import { type CompiledPattern, compilePattern, PatternError } from "../regex/mod.ts";
 import { zodIssues } from "../config/issues.ts";
+import { catchAllProblem, GENERIC_LINES, namedGroupsProblem } from "./value_rules.ts";
 import {
   describe,
   type PromptProfileOutput,
@@ -24,21 +25,7 @@ export interface ValidatedProfile {
   patterns: Partial<Record<FieldName, CompiledPattern>>;
 }
 
-/**
- * Ordinary lines no marker or pattern may match all of: one that does matches every line of every
- * screen, and every verdict built on it would be true everywhere.
- */
-export const GENERIC_LINES: readonly string[] = [
-  "hello world",
-  "x",
-  "0",
-  "$ ls -la",
-  "────────",
-  "Done.",
-  "   ",
-];
-
-export { describe };
+export { describe, GENERIC_LINES };
 
 /**
  * Validate one pattern source: compiles in the supported subset, is not a catch-all, and has the
@@ -46,35 +33,10 @@ export { describe };
  */
 export function checkPattern(src: string, field?: FieldSpec): CompiledPattern {
   const c = compilePattern(src);
-  if (c.matcher.test("")) {
-    throw new PatternError("matches the empty string, so it would match every line");
-  }
-  if (GENERIC_LINES.every((l) => c.matcher.test(l))) {
-    throw new PatternError("matches every ordinary line (it would fire on any screen)");
-  }
-  if (field?.namedGroups) checkNamedGroups(c, field.namedGroups);
+  const problem = catchAllProblem(c.matcher) ??
+    (field ? namedGroupsProblem(c.matcher, field) : null);
+  if (problem !== null) throw new PatternError(problem);
   return c;
-}
-
-/** A field that reads named groups: only names it knows, and at least one it needs. */
-function checkNamedGroups(
-  c: CompiledPattern,
-  groups: NonNullable<FieldSpec["namedGroups"]>,
-): void {
-  const names = [...c.matcher.names.keys()];
-  const unknown = names.filter((n) => !groups.allowed.includes(n));
-  if (unknown.length > 0) {
-    throw new PatternError(
-      `unknown named group ${unknown.map((n) => `"${n}"`).join(", ")} (allowed: ${
-        groups.allowed.join(", ")
-      })`,
-    );
-  }
-  if (!groups.anyOf.some((n) => names.includes(n))) {
-    throw new PatternError(
-      `needs a named group ${groups.anyOf.map((n) => `(?P<${n}>…)`).join(" or ")}`,
-    );
-  }
 }
 
 let schema: ReturnType<typeof promptProfileSchema<CompiledPattern>> | undefined;

@@ -5,7 +5,9 @@
  * (`ext:deno_node/…`, which a `node:` import or a CommonJS npm package pulls in) beyond what an
  * empty `deno run` loads. No configuration file is in reach, so no npm package (zod, smol-toml,
  * the regex parser) may load either — nor on the next `drive --once`, which reads the state file
- * the first one wrote; with a configuration file, zod does.
+ * the first one wrote. With a configuration file, the first start validates it (zod, smol-toml and
+ * the regex parser load) and caches the result; every later start with the file unchanged (the
+ * warm configured start, issue 24) loads no npm package at all.
  */
 import assert from "node:assert/strict";
 import {
@@ -97,6 +99,54 @@ Deno.test("start paths load no node: module and no Node-compat layer", async () 
     assert.equal(withConfig.code, 0, withConfig.stderr);
     assert.deepEqual(nodeScripts(withConfig.scripts, baseline), []);
     assert.ok(npmPackages(withConfig.scripts).some((p) => p.startsWith("zod@")));
+
+    // The configured start of issue 24: a [drive] table and one prompt_profile override, found
+    // where a user keeps it, the cache in the user's cache dir.
+    const cfgHome = `${home}/configured`;
+    await Deno.mkdir(`${cfgHome}/.config/drover`, { recursive: true });
+    await Deno.writeTextFile(
+      `${cfgHome}/.config/drover/config.toml`,
+      [
+        "[drive]",
+        'allow = ["npm test", "npm run build", "git status", "git diff"]',
+        'nudge = "Run your sweep now."',
+        'nudge_every = "10m"',
+        "",
+        "[clis.claude.prompt_profile]",
+        'approval_markers = ["Do you want to proceed?"]',
+        'context_bloat_pattern = "(?i)(\\\\d+)k tokens"',
+        "",
+      ].join("\n"),
+    );
+    const cfgOpts = {
+      env: { HOME: cfgHome, XDG_CONFIG_HOME: `${cfgHome}/.config`, XDG_RUNTIME_DIR: cfgHome },
+      cwd: cfgHome,
+    };
+    const cold = await droverScripts(["detect", file], cfgOpts);
+    assert.equal(cold.code, 0, cold.stderr);
+    assert.deepEqual(nodeScripts(cold.scripts, baseline), [], "cold configured detect");
+    const coldNpm = npmPackages(cold.scripts).map((p) => p.replace(/@[^@]*$/, ""));
+    for (const pkg of ["smol-toml", "zod", "@eslint-community/regexpp"]) {
+      assert.ok(coldNpm.includes(pkg), `the cold configured start validates with ${pkg}`);
+    }
+    const cached = await Array.fromAsync(Deno.readDir(`${cfgHome}/.cache/drover`));
+    assert.ok(
+      cached.some((e) => /^config-[0-9a-f]+\.cache$/.test(e.name)),
+      "the cold start cached",
+    );
+    // Warm: not smol-toml, zod nor the regex parser — no npm package at all, no Node-compat layer.
+    const warmRuns: [string, string[]][] = [
+      ["--version", ["--version"]],
+      ["detect FILE", ["detect", file]],
+      ["__prompt-profile --format tsv", ["__prompt-profile", "--format", "tsv"]],
+      ["drive --once", ["-L", srv.name, "drive", "--session", "s", "--once", "--state", state]],
+    ];
+    for (const [name, args] of warmRuns) {
+      const r = await droverScripts(args, cfgOpts);
+      check(`${name}, configured (warm cache)`, r, baseline);
+    }
+    const warm = await droverScripts(["detect", file], cfgOpts);
+    assert.equal(warm.stdout, cold.stdout, "the warm start prints what the cold one did");
   } finally {
     for (const p of panes) await cleanupReplay(p);
     await Deno.remove(home, { recursive: true }).catch(() => {});

@@ -11,6 +11,8 @@ import { runtimeBases } from "../../lib/io/user_dirs.ts";
 import { type GateWords, gateWordsFor, shippedGateWords } from "../../lib/profile/gate_words.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { parseConfig } from "../../lib/config/load.ts";
+import { rebuild } from "../../lib/config/cache.ts";
+import { payloadOf } from "../../lib/config/cache_payload.ts";
 import { DroverError } from "../../lib/errors.ts";
 
 const v = (over: Partial<GateVerdicts> = {}): GateVerdicts => ({
@@ -318,4 +320,32 @@ Deno.test("gate words: a hostile profile can only make the gate refuse more", ()
     ),
   ));
   assert.equal(reason(v(), strict), "not-affirmative");
+});
+
+Deno.test("gate words: a configuration cache forged to widen the gate still only narrows it", () => {
+  // What a forger with a correct digest could hand a warm start (lib/config/cache.ts): the
+  // payload of an ordinary file, its gate wordings rewritten to approve more.
+  const payload = payloadOf(parseConfig(
+    '[clis.claude.prompt_profile]\naffirmative_option_markers = ["Yes"]\n',
+    "/tmp/cached.toml",
+  ))!;
+  const profile = payload.clis[0].promptProfile;
+  profile.affirmative_option_markers = ["Yes", "No", "Allow always", "Upgrade"];
+  profile.rejection_option_markers = ["zzz"];
+  profile.broad_grant_marker = "zzz";
+  const forged = rebuild(payload, "/tmp/cached.toml", "flag");
+  assert.ok(forged, "valid values: the cache rules take them");
+  const words = gateWordsFor(resolveProfile("claude", forged));
+  const shipped = shippedGateWords();
+  for (const k of ["rejection", "modeSwitch", "broadGrant", "dialog"] as const) {
+    for (const m of shipped[k]) assert.ok(words[k].includes(m), `${k} lost "${m}"`);
+  }
+  const r = (first: string) => reason(v({ options: opts(first, "Yes") }), words);
+  assert.equal(r("No"), "not-affirmative");
+  assert.equal(r("Upgrade your plan"), "not-affirmative");
+  assert.equal(r("Allow always"), "broad-grant");
+  assert.equal(r("Yes, and don’t ask again for: rm *"), "broad-grant");
+  // And what it cannot say at all is refused before it reaches the gate.
+  profile.rejection_option_markers = [];
+  assert.equal(rebuild(payload, "/tmp/cached.toml", "flag"), null);
 });

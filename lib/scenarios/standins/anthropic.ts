@@ -47,6 +47,8 @@ export type AnthropicReply =
     input: Record<string, unknown>;
     /** Optional text block streamed before the tool call. */
     text?: string;
+    /** Delay between the text's chunks (ms; default 0); a turn that stays busy a while. */
+    chunkDelayMs?: number;
     inputTokens?: number;
   }
   | {
@@ -364,7 +366,9 @@ export function startAnthropicStandin(
           await textBlock(step.text, step.chunkDelayMs ?? 0, step.chunkSize ?? 24);
           if (step.outputTokens) outputTokens = step.outputTokens;
         } else if (step.kind === "tool_use") {
-          if (step.text) await textBlock(step.text, 0, 64);
+          if (step.text) {
+            await textBlock(step.text, step.chunkDelayMs ?? 0, step.chunkDelayMs ? 8 : 64);
+          }
           send("content_block_start", {
             type: "content_block_start",
             index,

@@ -1,6 +1,10 @@
 import { z } from "../deps/zod.ts";
 import { envelope, PANE_ID, SESSION_ID, WINDOW_ID } from "./envelope.ts";
 
+const SESSION = z.strictObject({ id: SESSION_ID, name: z.string() });
+const WINDOW = z.strictObject({ id: WINDOW_ID, index: z.number().int() });
+const PANE = z.strictObject({ id: PANE_ID, index: z.number().int(), target: z.string() });
+
 export const LAUNCH = envelope(
   "drover.launch.v1",
   "drover launch",
@@ -10,9 +14,12 @@ export const LAUNCH = envelope(
     placement: z.enum(["window", "split", "session"]),
     direction: z.enum(["right", "left", "up", "down"]).nullable(),
     background: z.boolean(),
-    session: z.strictObject({ id: SESSION_ID, name: z.string() }),
-    window: z.strictObject({ id: WINDOW_ID, index: z.number().int() }),
-    pane: z.strictObject({ id: PANE_ID, index: z.number().int(), target: z.string() }),
+    session: SESSION,
+    window: WINDOW,
+    pane: PANE,
+    // The same ids grouped as one object (the path an orchestrating agent reads: .data.target.pane.id);
+    // session, window and pane above stay for compatibility.
+    target: z.strictObject({ session: SESSION, window: WINDOW, pane: PANE }),
     anchor: z.strictObject({
       pane_id: PANE_ID,
       window_id: WINDOW_ID,

@@ -61,6 +61,12 @@ export interface LaunchData {
   session: { id: string; name: string };
   window: { id: string; index: number };
   pane: { id: string; index: number; target: string };
+  /** session, window and pane again, as one object: `.target.pane.id` is what the skill teaches. */
+  target: {
+    session: { id: string; name: string };
+    window: { id: string; index: number };
+    pane: { id: string; index: number; target: string };
+  };
   anchor: { pane_id: string; window_id: string; session_id: string; target: string } | null;
   cwd: string | null;
   title: string | null;
@@ -256,6 +262,11 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
       warnings.push("the selected window or pane changed during the background launch");
     }
   }
+  const where = {
+    session: { id: created.session_id, name: created.session_name },
+    window: { id: created.window_id, index: created.window_index },
+    pane: { id: created.pane_id, index: created.pane_index, target },
+  };
   return {
     warnings,
     data: {
@@ -264,9 +275,10 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
       placement: anchor ? "split" : createSession ? "session" : "window",
       direction: anchor ? req.split as SplitDirection : null,
       background: req.background === true,
-      session: { id: created.session_id, name: created.session_name },
-      window: { id: created.window_id, index: created.window_index },
-      pane: { id: created.pane_id, index: created.pane_index, target },
+      session: { ...where.session },
+      window: { ...where.window },
+      pane: { ...where.pane },
+      target: where,
       anchor: anchor
         ? {
           pane_id: anchor.id,

@@ -19,7 +19,7 @@
  * These strings are wait conditions and expected values, never detection markers: the detectors
  * read only the profile, and a profile that is wrong is exactly what the verdicts catch.
  */
-import type { AnthropicStep } from "./standins/anthropic.ts";
+import type { AnthropicReply } from "./standins/anthropic.ts";
 import type { Step } from "./standins/step_script.ts";
 
 /** Which model API the CLI speaks (and so which stand-in answers it). */
@@ -79,8 +79,8 @@ export interface Expect {
   approve?: { outcome: "approved"; key: "1" | "Enter" };
 }
 
-/** A reply of the stand-in: the Anthropic stand-in's own steps, or the shared ones. */
-export type ScriptStep = AnthropicStep | Step;
+/** A reply of the stand-in: the Anthropic stand-in's own replies (data, never `computed`), or the shared ones. */
+export type ScriptStep = AnthropicReply | Step;
 
 export interface Scenario {
   /** A name of {@link STANDARD_SCENARIOS} or a table's own extra one. */

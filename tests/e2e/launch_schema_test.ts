@@ -55,7 +55,15 @@ Deno.test("launch/read/wait/send/clis outputs validate against docs/schemas", as
       { stdin: "hello", env },
     );
     check(vs, l.stdout, true);
-    const pane = JSON.parse(l.stdout).data.pane.id;
+    const launched = JSON.parse(l.stdout).data;
+    const pane = launched.pane.id;
+    // .data.target (what the skill teaches) carries exactly the ids of the flat fields.
+    assert.deepEqual(launched.target, {
+      session: launched.session,
+      window: launched.window,
+      pane: launched.pane,
+    });
+    assert.match(launched.target.pane.id, /^%\d+$/);
     const anchor = await droverOn(srv, agent, [
       "launch",
       "--cli",
@@ -70,6 +78,10 @@ Deno.test("launch/read/wait/send/clis outputs validate against docs/schemas", as
       "t",
     ], { env });
     check(vs, anchor.stdout, true);
+    const split = JSON.parse(anchor.stdout).data;
+    assert.equal(split.target.pane.id, split.pane.id);
+    assert.notEqual(split.target.pane.id, pane);
+    assert.equal(split.target.window.id, launched.target.window.id, "a split stays in its window");
     check(
       vs,
       (await droverOn(srv, agent, ["launch", "--cli", "nope", "--session", "x"])).stdout,

@@ -306,6 +306,25 @@ const TABLE: Record<string, Expect> = {
   "auto-prompt-answered": { ...NONE, state: "idle", mode: "auto", choice_row: null },
   "auto-busy": { ...NONE, state: "busy", mid_response: true, mode: "auto" },
   "api-retrying-message": { ...NONE, state: "busy", mid_response: true, stream_error_seen: true },
+  // Issue 23 (orchestrate suite): a kickoff turn's first frame, whose footer does not say "esc to
+  // interrupt" yet; the orchestrator while its Bash tool runs `drover wait`; the reviewer answered.
+  "busy-first-frame": {
+    ...NONE,
+    state: "busy",
+    mid_response: true,
+    readiness: "ready",
+    input_box: null,
+    mode: "interactive",
+  },
+  "orchestrate-waiting": { ...NONE, state: "busy", mid_response: true, input_box: null },
+  "orchestrate-reviewer-answered": {
+    ...NONE,
+    state: "idle",
+    mid_response: false,
+    readiness: "ready",
+    input_box: null,
+    mode: "interactive",
+  },
   "session-limit-auto": {
     state: "unavailable",
     permission_prompt: false,

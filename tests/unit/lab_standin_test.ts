@@ -1,5 +1,6 @@
 // The lab's Anthropic stand-in speaks the Messages API shapes Claude Code expects (lab-notes), chosen
-// by the script and never by prompt text. Tested over real HTTP on 127.0.0.1.
+// by the script and never by prompt text (a `computed` step reads the turn only as its script
+// says). Tested over real HTTP on 127.0.0.1.
 import assert from "node:assert/strict";
 import {
   errorBody,
@@ -194,6 +195,27 @@ Deno.test("the reply never depends on the prompt text", async () => {
     );
   }
   assert.deepEqual(texts, ["first", "second"]);
+});
+
+Deno.test("a computed step is chosen from the turn it answers, then consumed like any step", async () => {
+  await using api = await startAnthropicStandin([
+    {
+      kind: "computed",
+      from: (body) => ({ kind: "text", text: `saw ${lastUserTexts(body).join("+")}` }),
+    },
+    { kind: "text", text: "next" },
+  ]);
+  const replies: string[] = [];
+  for (const prompt of ["%7", "%8"]) {
+    const frames = parseSse(await (await post(api.url, mainTurn(prompt))).text());
+    replies.push(
+      frames.filter((f) => f.event === "content_block_delta")
+        .map((f) => (f.data.delta as Record<string, string>).text).join(""),
+    );
+  }
+  assert.deepEqual(replies, ["saw %7", "next"]);
+  assert.deepEqual(api.mainRequests.map((r) => r.served), ["text", "text"]);
+  assert.equal(api.remaining.length, 0);
 });
 
 Deno.test("a hang step keeps the stream open until the client leaves", async () => {

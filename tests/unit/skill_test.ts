@@ -60,7 +60,8 @@ Deno.test("skill: teaches the reviewer-beside-self recipe and the safety rules",
   for (
     const needle of [
       'drover launch --cli claude --split right --anchor "$TMUX_PANE" --background --prompt - --json',
-      ".data.pane.id",
+      ".data.target.pane.id",
+      "$TMUX_PANE",
       "drover wait",
       "--until idle",
       "drover read",

@@ -13,7 +13,8 @@
  * api.remaining     // steps not consumed yet
  * ```
  *
- * Which reply a request gets never depends on its prompt text:
+ * Which reply a request gets never depends on its prompt text (except a `computed` step, which a
+ * scenario writes to read the turn it answers):
  * - a **main turn** is a `POST /v1/messages` that offers `tools`; it consumes the next script step;
  * - a **side request** (no tools: session title, topic detection, …) gets a short canned reply (or an
  *   error, with `sideErrors`) and never consumes the script;
@@ -23,11 +24,13 @@
  * Step kinds: `text` (optionally slow: `chunkDelayMs` between chunks), `tool_use` (any tool; Bash, Write,
  * Edit raise Claude Code's permission prompts), `error` (HTTP status with an Anthropic-shaped body,
  * served `times` times in a row — `Infinity` for "forever" — so the CLI's retries each consume one), and
- * `hang` (headers sent, then nothing until the client goes away: an ever-busy turn). Every step may set
+ * `hang` (headers sent, then nothing until the client goes away: an ever-busy turn), and `computed` (one of
+those, chosen from the turn's body when it arrives). Every step may set
  * `inputTokens` (reported in `message_start.usage`, which drives the context indicator).
  */
 
-export type AnthropicStep =
+/** What one main turn is served. */
+export type AnthropicReply =
   | {
     kind: "text";
     text: string;
@@ -44,6 +47,8 @@ export type AnthropicStep =
     input: Record<string, unknown>;
     /** Optional text block streamed before the tool call. */
     text?: string;
+    /** Delay between the text's chunks (ms; default 0); a turn that stays busy a while. */
+    chunkDelayMs?: number;
     inputTokens?: number;
   }
   | {
@@ -57,6 +62,17 @@ export type AnthropicStep =
     headers?: Record<string, string>;
   }
   | { kind: "hang"; text?: string; inputTokens?: number };
+
+export type AnthropicStep =
+  | AnthropicReply
+  | {
+    kind: "computed";
+    /**
+     * The step to serve, decided from the main turn that consumes it: a scripted model that must
+     * quote what a tool printed (a pane id) in its next call. Returns any other step kind.
+     */
+    from: (body: Record<string, unknown> | undefined) => AnthropicReply;
+  };
 
 export interface RecordedRequest {
   at: number;
@@ -290,7 +306,7 @@ export function startAnthropicStandin(
 
   const streamResponse = (
     model: string,
-    step: Exclude<AnthropicStep, { kind: "error" }>,
+    step: Exclude<AnthropicReply, { kind: "error" }>,
   ): Response => {
     const enc = new TextEncoder();
     // Aborted when the client goes away (the stream is cancelled), e.g. the user pressed Esc.
@@ -350,7 +366,9 @@ export function startAnthropicStandin(
           await textBlock(step.text, step.chunkDelayMs ?? 0, step.chunkSize ?? 24);
           if (step.outputTokens) outputTokens = step.outputTokens;
         } else if (step.kind === "tool_use") {
-          if (step.text) await textBlock(step.text, 0, 64);
+          if (step.text) {
+            await textBlock(step.text, step.chunkDelayMs ?? 0, step.chunkDelayMs ? 8 : 64);
+          }
           send("content_block_start", {
             type: "content_block_start",
             index,
@@ -486,7 +504,8 @@ export function startAnthropicStandin(
     }
 
     rec.kind = "main";
-    const step = queue[0];
+    const head = queue[0];
+    const step = head?.kind === "computed" ? head.from(body) : head;
     if (!step) {
       const res = stream
         ? streamResponse(model, { kind: "text", text: EXHAUSTED_TEXT })

@@ -82,6 +82,10 @@ export interface ClaudeOptions {
   /** Files to create in the project folder before start (relative path → content). */
   files?: Record<string, string>;
   timeoutMs?: number;
+  /** Keep the TMUX and TMUX_PANE tmux sets for the pane (an orchestrator that runs drover). */
+  keepTmuxEnv?: boolean;
+  /** Runs on the seeded HOME before each (re)launch (e.g. install a skill into it). */
+  prepareHome?: (home: string) => Promise<void>;
 }
 
 export interface ClaudeSession extends AsyncDisposable {
@@ -154,7 +158,11 @@ export async function startClaude(lab: LabServer, opts: ClaudeOptions): Promise<
         ...(opts.bypass ? { IS_SANDBOX: "1" } : {}),
         ...opts.env,
       },
-      prepare: () => seedClaudeHome(home, project, opts.firstRun, opts.settings, opts.theme),
+      prepare: async () => {
+        await seedClaudeHome(home, project, opts.firstRun, opts.settings, opts.theme);
+        await opts.prepareHome?.(home);
+      },
+      keepTmuxEnv: opts.keepTmuxEnv,
       // Settle first: keys sent while the first frame is still being drawn can be lost.
       ready: until === null
         ? undefined

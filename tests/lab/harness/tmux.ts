@@ -69,6 +69,11 @@ export interface LaunchOptions {
   ready?: { until: Condition; timeoutMs?: number; stableMs?: number };
   /** Runs before each (re)launch, e.g. to re-seed a HOME that the first attempt modified. */
   prepare?: () => Promise<void>;
+  /**
+   * Keep TMUX and TMUX_PANE, which tmux itself sets for the pane, through the empty environment:
+   * an agent that runs drover inside its own tmux server needs both.
+   */
+  keepTmuxEnv?: boolean;
 }
 
 export class LabTimeout extends Error {
@@ -311,9 +316,11 @@ export class LabServer implements AsyncDisposable {
       String(opts.rows),
       ...(opts.cwd ? ["-c", opts.cwd] : []),
       "--",
-      // More than one argument: tmux execs it directly, no shell quoting involved.
-      "env",
-      "-i",
+      // More than one argument: tmux execs it directly, no shell quoting involved (the keepTmuxEnv
+      // shell only expands its own two variables; the rest are its positional arguments).
+      ...(opts.keepTmuxEnv
+        ? ["sh", "-c", 'exec env -i "TMUX=$TMUX" "TMUX_PANE=$TMUX_PANE" "$@"', "sh"]
+        : ["env", "-i"]),
       ...envArgs,
       ...opts.argv,
     );

@@ -35,7 +35,8 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
       );
     }
   }
-  const config = await configFor(g);
+  // verify leaves the user's HOME as it found it (docs/verify.md), the config cache included.
+  const config = await configFor(g, { cache: false });
   const clis = chooseClis(o, VERIFIABLE).map((n) => tableFor(n)!.cli);
 
   const stop = new AbortController();

@@ -335,6 +335,8 @@ for (const theme of ["light", "dark-daltonized"]) {
 // Three long lines wrapped in the prompt's box (60x20, scrolled) or on one line each (200x50).
 // No command_has yet: 2.1.332 at 60x20 reads command null (noted for i21-det in notes/i21.md).
 TABLE["bash-prompt-multiline"] = { ...PROMPT };
+// The turn ended with a background shell still running: busy by the pending work, not mid-turn.
+TABLE["background-shell"] = { ...NONE, state: "busy", mid_response: false, background: "1 shell" };
 
 const BY_VERSION: Record<string, Record<string, Expect>> = {
   "2.1.332": {

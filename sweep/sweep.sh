@@ -44,7 +44,7 @@ shopt -s extglob nocasematch
 
 # The versions of drover's machine formats this script reads. drover checks the profile one too
 # (--format-version), so a script and a binary from different releases refuse each other loudly.
-readonly PROFILE_FORMAT_VERSION=2
+readonly PROFILE_FORMAT_VERSION=3
 readonly PANES_FORMAT_VERSION=1
 readonly CLASSIFY_FORMAT_VERSION=1
 readonly CLAIM_PATHS_FORMAT_VERSION=1
@@ -1441,7 +1441,9 @@ first_number() {
 
 # stuck_eval CLI AGENT PROMPT_AGE CAPTURE -> prints one line; sets SHAPE. First hit wins:
 # CLI unavailable, stream error, live prompt older than the threshold, pasted text left
-# unsubmitted (not while busy), context bloat over the threshold.
+# unsubmitted (not while busy: a busy line or the CLI's activity line anywhere in the bottom
+# region, wider than drover's region rule, so sweep.sh never reports a paste drover would call
+# busy), context bloat over the threshold.
 stuck_eval() {
   local cli=$1 agent=$2 age=$3 cap=$4 shape="" detail=""
   analyze "$cli" "$cap"
@@ -1464,6 +1466,7 @@ stuck_eval() {
     shape=stuck-on-prompt detail="live prompt for ${age}s"
   elif ! bottom_match mi "$(p "$cli" mid_response_markers)" &&
     ! bottom_match mp "$(p "$cli" mid_response_pattern)" &&
+    ! bottom_match mp "$(p "$cli" activity_line_pattern)" &&
     bottom_match mp "$(p "$cli" paste_buffer_pattern)"; then
     shape=paste-buffer detail=$MATCH
   elif bottom_match mp "$(p "$cli" context_bloat_pattern)" && first_number &&

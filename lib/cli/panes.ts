@@ -43,6 +43,8 @@ export interface PaneRow {
   cli_version: string | null;
   /** Where cli_version was read: "path" / "package" (the pane's processes), "screen", or null. */
   cli_version_source: string | null;
+  /** Background work still pending (detect's `background`; the state is busy), else null. */
+  background: string | null;
 }
 
 /** Columns the table's TITLE gets: titles are free text, and can be 25 KB long. */
@@ -133,6 +135,7 @@ export async function snapshotPanes(
         state: seen ? String(seen.state) : "gone",
         mode: seen ? String(seen.mode) : "unknown",
         ...versionOf(v.version, seen),
+        background: seen?.background ?? null,
       },
     };
   });

@@ -13,6 +13,10 @@ export const DETECT = envelope(
     live_prompt: z.boolean(),
     permission_prompt: z.boolean(),
     mid_response: z.boolean(),
+    background: z.string().nullable().optional().describe(
+      'background work still pending after the turn ("2 shells", "1 background agent"; ' +
+        "profile field background_pattern), else null; the pane is busy while it is set",
+    ),
     command: z.string().nullable(),
     file_path: z.string().nullable(),
     command_block: z.number().int().nullable().optional().describe(

@@ -33,6 +33,10 @@ export const PANES = envelope(
       cli_version_source: z.enum(["path", "package", "screen"]).nullable().optional().describe(
         "where cli_version was read; null when unknown",
       ),
+      background: z.string().nullable().optional().describe(
+        'background work the pane\'s CLI still runs ("1 shell"), its state busy; null when none ' +
+          "or the pane is gone",
+      ),
     })),
   }),
 );

@@ -60,11 +60,12 @@ export function isBusyLine(s: Screen, p: ResolvedProfile, i: number): boolean {
 export const ACTIVITY_ABOVE = 40;
 
 /**
- * Mid-response: a busy line in the bottom region, outside the input line; or the busy-line
- * pattern on the activity line — the last line above the input line that starts in column 0
- * (what is drawn under it, a task list or a tip, is indented), which a long task list can push out
- * of the bottom region. The busy line alone is enough: a user's status line replaces the footer
- * that would say "esc to interrupt".
+ * Mid-response around an input line that is not ruled (activity.ts reads a ruled one): a busy
+ * line in the bottom region, outside the input line; or the busy-line pattern on the activity
+ * line — the last line above the input line that starts in column 0 (what is drawn under it, a
+ * task list or a tip, is indented), which a long task list can push out of the bottom region. The
+ * busy line alone is enough: a user's status line replaces the footer that would say "esc to
+ * interrupt".
  */
 export function midResponseOf(s: Screen, p: ResolvedProfile, box: InputBox | null): boolean {
   if (bottomOutsideBox(s, box).some((i) => isBusyLine(s, p, i))) return true;

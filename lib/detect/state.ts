@@ -11,6 +11,7 @@ import {
   permissionPromptOf,
   subjectOf,
 } from "./command.ts";
+import { backgroundOf, busyOf, turnRegionOf } from "./activity.ts";
 import { inputBoxOf, inputTextOf } from "./input.ts";
 import { livePrompt, regionOf } from "./liveness.ts";
 import { type Mode, modeOf } from "./mode.ts";
@@ -26,7 +27,6 @@ import {
   dialogMarkerLine,
   dialogNameOf,
   menuAtEndOf,
-  midResponseOf,
   type Readiness,
   readinessOf,
 } from "./readiness.ts";
@@ -66,6 +66,12 @@ export interface Verdicts {
   live_prompt: boolean;
   permission_prompt: boolean;
   mid_response: boolean;
+  /**
+   * Extension (`background_pattern`): background work still pending after the turn ("2 shells",
+   * "1 background agent"), read above and below a ruled input box; null when none. The pane is
+   * busy while it is set: drive never nudges it.
+   */
+  background: string | null;
   command: string | null;
   file_path: string | null;
   /**
@@ -136,6 +142,8 @@ interface StateInputs {
   /** A live prompt, a dialog marker or a menu at the end of the screen. */
   dialog: boolean;
   mid_response: boolean;
+  /** Background work still pending (busy too). */
+  background: string | null;
   readiness: Readiness;
   input_line: boolean;
 }
@@ -145,7 +153,7 @@ function stateOf(x: StateInputs): PaneState {
   if (x.unavailable) return "unavailable";
   if (x.permission_prompt) return "prompt";
   if (x.dialog) return "dialog";
-  if (x.mid_response) return "busy";
+  if (x.mid_response || x.background !== null) return "busy";
   if (x.readiness === "bare_shell") return "shell";
   if (x.readiness === "ready" || x.input_line) return "idle";
   return "unknown";
@@ -156,10 +164,12 @@ export interface PaneSummary {
   state: PaneState;
   mode: Mode;
   cli_version: string | null;
+  /** What background work is pending (detect's `background`), else null. */
+  background: string | null;
 }
 
 /**
- * `detect()`'s state, mode and cli_version without the verdicts a row does not show: the command
+ * `detect()`'s state, mode, cli_version and background without the verdicts a row does not show: the command
  * and file path are read only under a live prompt (where they can make it a permission prompt),
  * the option lines, input text and the other stuck shapes not at all. tests/unit/panes_plain_test.ts
  * holds it equal to detect() on every screen under tests/fixtures.
@@ -184,16 +194,24 @@ export function summarize(
       permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
     }
     const dialogIdx = dialogMarkerLine(s, p, box);
+    const turn = turnRegionOf(s, p, box);
+    const background = backgroundOf(s, p, turn);
     const state = stateOf({
       unavailable: limitMenu !== null || cliUnavailableOf(s, p, box, live) !== null ||
         limitOf(s, p, box, live, {}).limit !== null,
       permission_prompt,
       dialog: live.live || dialogIdx !== undefined || menuAtEndOf(s, box),
-      mid_response: midResponseOf(s, p, box),
+      mid_response: busyOf(s, p, box, turn),
+      background,
       readiness: readinessOf(s, p, dialogIdx, box),
       input_line: box !== null,
     });
-    return { state, mode: modeOf(s, p, opts.title), cli_version: cliVersionOf(s, p) };
+    return {
+      state,
+      mode: modeOf(s, p, opts.title),
+      cli_version: cliVersionOf(s, p),
+      background,
+    };
   });
 }
 
@@ -207,7 +225,9 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
   const options = optionsOf(s, live, region, p);
   const subject = subjectOf(s, p, live, region, styled);
   const permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
-  const mid_response = midResponseOf(s, p, box);
+  const turn = turnRegionOf(s, p, box);
+  const mid_response = busyOf(s, p, box, turn);
+  const background = backgroundOf(s, p, turn);
   const dialogIdx = dialogMarkerLine(s, p, box);
   const readiness = readinessOf(s, p, dialogIdx, box);
   const stuck = stuckOf(s, p, box, live);
@@ -219,6 +239,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     permission_prompt,
     dialog: live.live || dialogIdx !== undefined || menu,
     mid_response,
+    background,
     readiness,
     input_line: box !== null,
   });
@@ -231,6 +252,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     live_prompt: live.live,
     permission_prompt,
     mid_response,
+    background,
     command: subject.command,
     file_path: subject.file_path,
     command_block: commandBlockOf(s, subject.command),

@@ -16,6 +16,8 @@ export interface DriveVerdicts {
   live_prompt: boolean;
   permission_prompt: boolean;
   mid_response: boolean;
+  /** Background work still pending after the turn (lib/detect `background`), or null/absent. */
+  background?: string | null;
   input_box: string | null;
   command: string | null;
   file_path: string | null;
@@ -70,6 +72,7 @@ export function toDriveVerdicts(raw: unknown, plain?: string): DriveVerdicts {
     live_prompt: v.live_prompt === true,
     permission_prompt: v.permission_prompt === true,
     mid_response: v.mid_response === true,
+    background: str(v.background),
     input_box: str(v.input_box),
     command: str(v.command),
     file_path: str(v.file_path),
@@ -137,10 +140,14 @@ export function strandedText(v: DriveVerdicts): string | null {
   return t === "" ? null : t;
 }
 
-/** An orchestrator that may be nudged: idle, empty input box, nothing live, not busy. */
+/**
+ * An orchestrator that may be nudged: idle, empty input box, nothing live, not busy — and no
+ * background work pending (shells, agents still running after its turn): it is not free, whatever
+ * its state reads.
+ */
 export function idleForNudge(v: DriveVerdicts): boolean {
   return v.state === "idle" && !v.live_prompt && !v.mid_response && v.cli_unavailable === null &&
-    (v.input_box?.trim() ?? "") === "";
+    (v.background ?? null) === null && (v.input_box?.trim() ?? "") === "";
 }
 
 /** Text still sitting in the input box after a submit (a wrapped box may show only its start). */

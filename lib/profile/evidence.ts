@@ -29,7 +29,12 @@ export const STATE_FIELDS: Readonly<Record<StateName, readonly FieldName[]>> = {
     "file_prompt_pattern",
   ],
   dialog: ["live_prompt_markers", "option_line_pattern", "dialog_markers", "approval_markers"],
-  busy: ["mid_response_markers", "mid_response_pattern"],
+  busy: [
+    "mid_response_markers",
+    "mid_response_pattern",
+    "activity_line_pattern",
+    "background_pattern",
+  ],
   shell: ["readiness_markers"],
   idle: ["readiness_markers", "input_sigils", "input_line_pattern", "input_placeholder_markers"],
   unknown: [],

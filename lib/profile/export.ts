@@ -2,8 +2,8 @@
  * The profile as sweep.sh reads it (`drover __prompt-profile`): every field as one POSIX ERE, plus
  * the compiled live-gate constants, so the script keeps no copy of any marker or window.
  *
- * TSV contract (format version 1), read with `IFS=$'\t' read -r name ere`, never `eval`:
- *   #drover-prompt-profile<TAB>1          first line; a reader refuses any other version
+ * TSV contract (format version 3), read with `IFS=$'\t' read -r name ere`, never `eval`:
+ *   #drover-prompt-profile<TAB>3          first line; a reader refuses any other version
  *   <field><TAB><ere>                     one row per profile field
  *   _<constant><TAB><value>               compiled constants (decoration class, windows, the
  *                                         input-line window, the shell-prompt ending, the
@@ -34,8 +34,11 @@ import { gateWordsFor } from "./gate_words.ts";
 /**
  * 2: the layout rule of the live gate (issue 16) needs `_input_line_window` and
  * `_shell_prompt_end`; a format-1 reader would judge look-alike prompts live, so it must refuse.
+ * 3: busy by shape (issue 21) adds `activity_line_pattern` and `background_pattern`; a format-2
+ * reader would not know the activity line is busy (detect-stuck would report a paste left in
+ * the box of a CLI that is compacting, monitoring or running a hook), so it must refuse.
  */
-export const PROMPT_PROFILE_FORMAT = 2;
+export const PROMPT_PROFILE_FORMAT = 3;
 export const PROMPT_PROFILE_HEADER = `#drover-prompt-profile\t${PROMPT_PROFILE_FORMAT}`;
 
 export interface ExportRow {

@@ -277,6 +277,23 @@ export const FIELDS = [
       "option wordings that make a menu the CLI's usage-limit menu (wait for the reset, upgrade); " +
       "the pane is unavailable and the menu is never answered",
   },
+  // Added for busy by shape and background work (issue 21): see docs/profiles.md "Extension fields".
+  {
+    name: "activity_line_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for the CLI's activity line (spinner, verb, ellipsis), read only between the last " +
+      "answer block and a ruled input box; one there means busy",
+  },
+  {
+    name: "background_pattern",
+    kind: "pattern",
+    seed: false,
+    summary:
+      "regex for background work still pending after the turn (shells, agents, tasks), read " +
+      "where the activity line is and in the footer; group 1 = what is pending",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export type FieldName = typeof FIELDS[number]["name"];

@@ -97,7 +97,7 @@ Deno.test("__prompt-profile --format tsv: a version line, then every field as na
   const run = await drover(["__prompt-profile", "--format", "tsv"]);
   assert.equal(run.code, 0, run.stderr);
   const lines = run.stdout.trimEnd().split("\n");
-  assert.equal(lines[0], "#drover-prompt-profile\t2");
+  assert.equal(lines[0], "#drover-prompt-profile\t3");
   const names = lines.slice(1).map((l) => l.split("\t")[0]);
   for (const f of FIELDS) assert.ok(names.includes(f.name), f.name);
   for (const l of lines.slice(1)) assert.equal(l.split("\t").length, 2, l);
@@ -131,7 +131,7 @@ Deno.test("__prompt-profile --field prints one line; unknown field and bad forma
   assert.equal(run.code, 2);
   run = await drover(["__prompt-profile", "--format", "json"]);
   const env = envelope(run);
-  assert.equal(env.data.format_version, 2);
+  assert.equal(env.data.format_version, 3);
   assert.equal(env.data.cli, "claude");
 });
 

@@ -1,8 +1,8 @@
 /**
  * One judgement for sweep.sh and drive. Every screen under tests/fixtures (all CLIs, all versions,
- * the held-out recordings, every hand-made one) and hand-made dangerous and opaque prompts (issue
- * 25's table: `node -e`, `git -c`, `npx` … with their wrapper allowlisted) in each CLI's real
- * prompt chrome (each recorded version whose chrome differs) are shown in replay doubles on private
+ * the held-out recordings, the field corpus, every hand-made one) and hand-made dangerous and
+ * opaque prompts (issue 25's table: `node -e`, `git -c`, `npx` … with their wrapper allowlisted)
+ * in each CLI's real prompt chrome (each recorded version whose chrome differs) are shown in replay doubles on private
  * tmux servers; then
  *   - `drover drive --once --approve allowlist` judges and acts on all of them (the real loop), and
  *     `sweep.sh classify` judges each pane's capture: both must take the same action; on Claude
@@ -85,7 +85,7 @@ async function recordedCases(): Promise<{ cases: Case[]; counts: Record<string, 
     for await (const folder of Deno.readDir(root.dir)) {
       if (!folder.isDirectory) continue;
       if (folder.name === "hand-made") continue; // not recordings: see lookalikeCases
-      if (folder.name === "field") continue; // the field corpus is judged by its own expected.json
+      if (folder.name === "field") continue; // its own walk: see fieldCases
       if (folder.name === "unseen") continue; // its own root
       const cli = FOLDER_CLI[folder.name];
       assert.ok(cli, `${root.dir}/${folder.name}: no CLI mapped for it in this test`);
@@ -109,6 +109,47 @@ async function recordedCases(): Promise<{ cases: Case[]; counts: Record<string, 
     }
   }
   return { cases, counts };
+}
+
+/**
+ * The field corpus (tests/fixtures/field, issue 21): every screen an `expected.json` names,
+ * anywhere under it, recorded (styled, plain too for Claude Code) or hand-made (plain only).
+ */
+async function fieldCases(): Promise<Case[]> {
+  const out: Case[] = [];
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const e of Deno.readDir(dir)) entries.push(e);
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) if (e.isDirectory) await walk(`${dir}/${e.name}`, `${rel}/${e.name}`);
+    if (!entries.some((e) => e.isFile && e.name === "expected.json")) return;
+    const top = rel.split("/")[1];
+    const cli = FOLDER_CLI[top];
+    assert.ok(cli, `tests/fixtures/field/${top}: no CLI mapped for it in this test`);
+    const table = JSON.parse(await Deno.readTextFile(`${dir}/expected.json`));
+    for (const name of Object.keys(table)) {
+      const size = name.split("@")[1];
+      const [cols, rows] = size.split("x").map(Number);
+      let text: string;
+      let styled = true;
+      try {
+        text = await Deno.readTextFile(`${dir}/${name}.ansi.txt`);
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+        text = await Deno.readTextFile(`${dir}/${name}.txt`);
+        styled = false;
+      }
+      out.push({
+        name: `field${rel}/${name}`,
+        cli,
+        size,
+        screen: { text, cols, rows },
+        plainToo: styled && cli === "claude",
+      });
+    }
+  };
+  await walk(`${FIXTURES}/field`, "");
+  return out;
 }
 
 /**
@@ -526,6 +567,7 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
     ...await handmadeCases(),
     ...await lookalikeCases(),
     ...await handmadeFolderCases(),
+    ...await fieldCases(),
   ];
   const only = onlyCases();
   const all = [...recorded, ...handmade].filter((c) => only === undefined || only.test(c.name));

@@ -706,18 +706,18 @@ Deno.test("format versions: sweep.sh and drover each refuse a mismatch, naming b
   const tmp = await Deno.makeTempDir();
   try {
     const stub = `${tmp}/drover`;
-    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t3\\nx\\ty\\n'\n`);
+    await Deno.writeTextFile(stub, `#!/bin/sh\nprintf '#drover-prompt-profile\\t4\\nx\\ty\\n'\n`);
     await Deno.chmod(stub, 0o755);
     const r = await sweep(["approve-eval"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(r.code, 5);
-    assert.match(r.stderr, /drover prints format 3, this sweep\.sh reads format 2/);
+    assert.match(r.stderr, /drover prints format 4, this sweep\.sh reads format 3/);
     await Deno.writeTextFile(stub, `#!/bin/sh\nprintf 'live_prompt_markers\\tx\\n'\n`);
     const none = await sweep(["approve-eval"], { stdin: "x\n", env: { DROVER: stub } });
     assert.equal(none.code, 5);
     assert.match(none.stderr, /no format version line/);
     const bin = await drover(["__prompt-profile", "--format", "tsv", "--format-version", "9"]);
     assert.equal(bin.code, 2);
-    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 2/);
+    assert.match(bin.stderr, /FORMAT_MISMATCH.*format 9.*format 3/);
     // The classify line: sweep.sh names both versions; drover refuses a reader of another one.
     await Deno.writeTextFile(
       stub,

@@ -173,6 +173,40 @@ Deno.test("decide: the orchestrator is nudged only after a full idle interval, a
   assert.equal(idleForNudge(v({ input_box: "typed" })), false);
 });
 
+Deno.test("decide: an orchestrator with background work pending is never nudged", async () => {
+  const { detect } = await import("../../lib/detect/mod.ts");
+  const { resolveProfile } = await import("../../lib/profile/resolve.ts");
+  const { EMPTY_CONFIG } = await import("../../lib/config/load.ts");
+  const profile = resolveProfile("claude", EMPTY_CONFIG);
+  const s = { ...SETTINGS, nudge: "sweep now", nudgeEveryMs: 60_000 };
+  // The real screens (tests/fixtures/field): the turn ended, a `sleep 600` still runs in the
+  // background, the input box is empty.
+  for (const ver of ["2.1.197", "2.1.332"]) {
+    const base = new URL(`../fixtures/field/claude-code/${ver}/`, import.meta.url);
+    const plain = await Deno.readTextFile(new URL("background-shell@80x24.txt", base));
+    const styled = await Deno.readTextFile(new URL("background-shell@80x24.ansi.txt", base));
+    const seen = toDriveVerdicts(detect({ plain, styled }, profile), plain);
+    assert.equal(seen.background, "1 shell", ver);
+    assert.equal(seen.input_box, null, ver);
+    const st = freshState("s");
+    for (let now = 0; now <= 10 * 60_000; now += 15_000) {
+      observe(st, ORCH, seen, now);
+      assert.equal(planPane(ORCH, seen, st, now, s).kind, "nothing", `${ver} at ${now}`);
+    }
+    assert.equal(st.orchestrator.idleSince, undefined, ver);
+  }
+  // Pending work blocks the nudge even where the state reads idle (a verdict from another
+  // reader), and once it is gone the idle stretch starts from then.
+  const st = freshState("s");
+  const pending = v({ background: "2 shells" });
+  assert.equal(idleForNudge(pending), false);
+  observe(st, ORCH, pending, 0);
+  assert.equal(planPane(ORCH, pending, st, 120_000, s).kind, "nothing");
+  observe(st, ORCH, IDLE, 120_000);
+  assert.equal(planPane(ORCH, IDLE, st, 179_999, s).kind, "nothing");
+  assert.equal(planPane(ORCH, IDLE, st, 180_000, s).kind, "nudge");
+});
+
 Deno.test("decide: verdicts from lib/detect are read defensively", () => {
   assert.deepEqual(toDriveVerdicts(undefined), {
     ...IDLE,
@@ -182,6 +216,7 @@ Deno.test("decide: verdicts from lib/detect are read defensively", () => {
     limit_menu: null,
     input_line: false,
     command_block: null,
+    background: null,
   });
   // The limit menu alone is a CLI that cannot serve (issue 21).
   assert.equal(
@@ -189,6 +224,7 @@ Deno.test("decide: verdicts from lib/detect are read defensively", () => {
     "Stop and wait for limit to reset",
   );
   assert.equal(toDriveVerdicts({ cli_unavailable: "  " }).cli_unavailable, null);
+  assert.equal(toDriveVerdicts({ background: "1 shell" }).background, "1 shell");
   assert.equal(toDriveVerdicts({ cli_unavailable: true }).cli_unavailable, "(cli unavailable)");
   assert.ok(stillInBox("Run your sweep", "Run your sweep now."));
   assert.ok(!stillInBox(null, "x"));

@@ -4,8 +4,9 @@
  * the styled capture. Checked on every recorded real screen of every CLI (with its title, as
  * panes passes it): the verdicts with and without the styled form agree.
  *
- * And it runs `summarize()`, not `detect()`: the row's three verdicts without the rest. Checked on
- * every screen under tests/fixtures (recorded, held-out, hand-made, look-alikes), plain and styled,
+ * And it runs `summarize()`, not `detect()`: the row's verdicts (those three and the pending
+ * background work) without the rest. Checked on every screen under tests/fixtures (recorded,
+ * held-out, hand-made, look-alikes, the field corpus), plain and styled,
  * with its manifest title: the two agree.
  */
 import assert from "node:assert/strict";
@@ -84,7 +85,7 @@ function* screensUnder(dir: string): Generator<{ file: string; styled?: string; 
   }
 }
 
-Deno.test("summarize() gives detect()'s state, mode and cli_version on every screen we hold", () => {
+Deno.test("summarize() gives detect()'s state, mode, cli_version and background on every screen we hold", () => {
   let compared = 0;
   const states = new Set<string>();
   for (const [folder, cli] of Object.entries(CLIS)) {
@@ -94,6 +95,7 @@ Deno.test("summarize() gives detect()'s state, mode and cli_version on every scr
       `${FIXTURES}unseen/${folder}`,
       `${FIXTURES}hand-made/${folder}`,
       `${FIXTURES}hand-made/lookalike/${folder}`,
+      `${FIXTURES}field/${folder}`,
     ];
     for (const root of roots) {
       try {
@@ -109,7 +111,12 @@ Deno.test("summarize() gives detect()'s state, mode and cli_version on every scr
           : [{ plain }, { plain, styled: s.styled }];
         for (const cap of caps) {
           const full = detect(cap, profile, opts);
-          const want = { state: full.state, mode: full.mode, cli_version: full.cli_version };
+          const want = {
+            state: full.state,
+            mode: full.mode,
+            cli_version: full.cli_version,
+            background: full.background,
+          };
           assert.deepEqual(summarize(cap, profile, opts), want, s.file);
           states.add(full.state);
           compared++;

@@ -66,10 +66,11 @@ Deno.test("judge: a real busy screen holds with the shipped profile; a wrong mar
   assert.deepEqual(ok.problems, []);
   assert.deepEqual(ok.seen, { state: "busy", mid_response: true });
 
-  // Both fields that make a screen busy, wrong: the footer marker and the busy-line pattern.
+  // Every field that makes this screen busy, wrong: the footer marker, the busy-line pattern and
+  // the activity-line pattern.
   const bad = await profileWith(
     '[clis.claude.prompt_profile]\nmid_response_markers = ["esc to halt"]\n' +
-      "mid_response_pattern = '^never drawn'\n",
+      "mid_response_pattern = '^never drawn'\nactivity_line_pattern = '^never drawn'\n",
   );
   const drift = judge(expect, detect({ plain, styled }, bad), bad, plain);
   assert.deepEqual(drift.problems, [

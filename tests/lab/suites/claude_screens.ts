@@ -930,19 +930,10 @@ const scenarios: LabScenario[] = [
       });
     },
   },
-];
-
-/**
- * Issue 21 screens recorded from the real CLI whose verdict detect() does not give yet (a finished
- * turn with a background shell still running reads idle; it is busy with `background: "1 shell"`).
- * Their captures are in tests/fixtures/field/claude-code/ with the expected verdicts; each joins
- * `scenarios` once the detector reads it (tracked in /work/wt/notes/i21.md for i21-det). Run one
- * with `--out DIR` by moving it into `scenarios`.
- */
-export const awaitingDetect: LabScenario[] = [
   {
     // Issue 21: the turn has ended but a background Bash task (run_in_background) still runs —
-    // the screen names the pending shell; a supervisor must not read it as free.
+    // the screen names the pending shell; a supervisor must not read it as free (busy, never
+    // nudged).
     name: "background-shell",
     async run(ctx) {
       await using c = await claude(ctx, {
@@ -964,6 +955,7 @@ export const awaitingDetect: LabScenario[] = [
         state: "busy",
         defining: ["The wait runs in the background."],
         timeoutMs: 60_000,
+        expect: { background: "1 shell", mid_response: false },
       });
     },
   },

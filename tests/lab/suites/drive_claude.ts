@@ -4,7 +4,8 @@
  * - an orchestrator whose API starts failing with a credit/quota error makes `drive` exit 75;
  * - typed-but-unsent input in a real pane is submitted exactly once (one turn reaches the API);
  * - an allowlisted real Bash prompt is approved and its command runs; a dangerous one (a force
- *   push, allowlisted by prefix) is escalated and never approved.
+ *   push, allowlisted by prefix) is escalated and never approved;
+ * - an orchestrator with a background shell still running after its turn is never nudged.
  */
 import { drover, type DroverRun } from "../../helpers/drover.ts";
 import {
@@ -235,6 +236,76 @@ export const suite: LabSuite = {
       "OAuth token has expired. Please obtain a new token or refresh your existing token.",
       "Please run /login",
     ),
+    {
+      // Issue 21: an orchestrator whose turn ended with a background shell still running is not
+      // free. Control first: the idle orchestrator, its nudge interval passed, is nudged (the
+      // nudge is the prompt that starts the background `sleep 600`); then, with that shell
+      // pending, two --once runs past the interval type nothing.
+      name: "background-shell-not-nudged",
+      keyLog: true,
+      timeoutMs: 240_000,
+      async run(ctx) {
+        await using c = await claudeAt(ctx, {
+          script: [
+            {
+              kind: "tool_use",
+              name: "Bash",
+              input: {
+                command: "sleep 600",
+                description: "Wait for the release window",
+                run_in_background: true,
+              },
+            },
+            { kind: "text", text: "The wait runs in the background." },
+          ],
+        });
+        const state = await ctx.lab.tmpDir("drive-state");
+        const nudge = [
+          "--orchestrator",
+          c.pane.id,
+          "--nudge",
+          "wait for the release window in the background",
+          "--nudge-every",
+          "1s",
+        ];
+        await c.pane.waitFor(READY, { timeoutMs: 60_000, stableMs: 1000 });
+
+        ctx.step("control: drive --once twice, 1.5 s apart, on the idle orchestrator: one nudge");
+        await driveOnce(ctx, c, state, nudge);
+        await sleep(1500);
+        const control = await driveOnce(ctx, c, state, nudge);
+        if (!control.events.some((e) => e.event === "nudge-sent")) {
+          ctx.fail(
+            `the idle orchestrator was not nudged: exit ${control.run.code}, events ${
+              summary(control.events)
+            }\n${control.run.stderr}\n${await c.pane.capturePlain()}`,
+          );
+        }
+        await c.pane.waitFor(["The wait runs in the background.", "still running"], {
+          timeoutMs: 60_000,
+          stableMs: 2000,
+        });
+        const turns = c.api.mainRequests.length;
+        const mark = (await ctx.lab.keyLog()).keys.length;
+
+        ctx.step("drive --once twice more, 1.5 s apart, with the shell still running: no nudge");
+        for (let i = 0; i < 2; i++) {
+          await sleep(1500);
+          const r = await driveOnce(ctx, c, state, nudge);
+          if (r.run.code !== 0 || r.events.some((e) => e.event.startsWith("nudge"))) {
+            ctx.fail(
+              `drive nudged (or failed) with background work pending: exit ${r.run.code}, ` +
+                `events ${summary(r.events)}\n${r.run.stderr}\n${await c.pane.capturePlain()}`,
+            );
+          }
+        }
+        await sleep(1500);
+        const keys = (await ctx.lab.keyLog()).keys.slice(mark);
+        if (keys.length !== 0) ctx.fail(`drive sent keys: ${JSON.stringify(keys)}`);
+        ctx.log("key log: [] (drive --once twice with 1 shell still running)");
+        if (c.api.mainRequests.length !== turns) ctx.fail("drive sent a turn to the busy CLI");
+      },
+    },
     {
       name: "typed-input-submitted-once",
       timeoutMs: 180_000,

@@ -19,6 +19,11 @@ import {
 export interface Subject {
   command: string | null;
   file_path: string | null;
+  /**
+   * The rows of the box the command came from (`command_box_markers`): the box holds the command
+   * and nothing else, so its rows are the command's whole block.
+   */
+  boxRows?: number;
 }
 
 /**
@@ -34,11 +39,11 @@ export function subjectOf(
 ): Subject {
   const lastLine = live.live ? live.end : s.lines.length - 1;
   const top = live.live ? modalTop(s, live) : 0;
-  const command = commandOf(s, p, lastLine, top, (i) => lineIsGrey(styled, s, i)) ??
-    boxedCommandOf(s, p, top, lastLine) ??
-    commandLineOf(s, p, region);
+  const header = commandOf(s, p, lastLine, top, (i) => lineIsGrey(styled, s, i));
+  const boxed = header === null ? boxedCommandOf(s, p, top, lastLine) : null;
+  const command = header ?? boxed?.command ?? commandLineOf(s, p, region);
   const file_path = filePathOf(s, p, top, lastLine);
-  return { command, file_path };
+  return boxed ? { command, file_path, boxRows: boxed.rows } : { command, file_path };
 }
 
 /** Trim whitespace and side borders so boxed layouts read like open ones. */
@@ -314,7 +319,7 @@ function boxedCommandOf(
   p: ResolvedProfile,
   firstLine: number,
   lastLine: number,
-): string | null {
+): { command: string; rows: number } | null {
   const markers = p.matchers.markers.command_box_markers;
   if (markers.length === 0) return null;
   let q = -1;
@@ -341,7 +346,10 @@ function boxedCommandOf(
     if (BOX_TOP.test(inner)) {
       // The box's inner width: its top edge less the two corners and one column of padding a side.
       const width = [...inner.trim()].length - 4;
-      return joinBoxRows(rows.reverse(), width);
+      const drawn = rows.reverse();
+      const command = joinBoxRows(drawn, width);
+      if (command === null) return null;
+      return { command, rows: drawn.filter((r) => r.trim() !== "").length };
     }
     const row = /^\s*│ ?(.*?) ?│$/.exec(inner);
     if (row === null) return null;

@@ -223,7 +223,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     mid_response,
     command: subject.command,
     file_path: subject.file_path,
-    command_block: commandBlockOf(s, subject.command),
+    command_block: subject.boxRows ?? commandBlockOf(s, subject.command),
     options,
     broad_grant_option: broadGrantOf(options, p),
     input_box: inputTextOf(s, p, box, styled),

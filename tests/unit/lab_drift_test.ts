@@ -202,6 +202,8 @@ Deno.test("drift: which CLI a suite drives", () => {
   assert.equal(suiteCli(s("qwen", "qwen")), "qwen");
   assert.equal(suiteCli(s("qwen-approve")), "qwen");
   assert.equal(suiteCli(s("opencode-approve")), "opencode");
+  assert.equal(suiteCli(s("copilot-approve")), "copilot");
+  assert.equal(suiteCli(s("copilot-launch")), "copilot");
   assert.equal(suiteCli(s("approve")), "claude-code");
   assert.equal(suiteCli(s("drive")), "claude-code");
 });

@@ -39,7 +39,7 @@ function userTexts(body: unknown): string[] {
 }
 
 export const suite: LabSuite = {
-  name: "launch-copilot",
+  name: "copilot-launch",
   sizes: [{ cols: 120, rows: 40 }],
   scenarios: [{
     name: "copilot-background-seeded-prompt",

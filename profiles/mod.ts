@@ -8,6 +8,7 @@ import codex from "./codex.toml" with { type: "text" };
 import gemini from "./gemini.toml" with { type: "text" };
 import qwen from "./qwen.toml" with { type: "text" };
 import opencode from "./opencode.toml" with { type: "text" };
+import copilot from "./copilot.toml" with { type: "text" };
 
 export interface EmbeddedProfileText {
   /** Path relative to the repository, used in error messages and provenance. */
@@ -21,4 +22,5 @@ export const EMBEDDED_PROFILES: readonly EmbeddedProfileText[] = [
   { file: "profiles/gemini.toml", text: gemini },
   { file: "profiles/qwen.toml", text: qwen },
   { file: "profiles/opencode.toml", text: opencode },
+  { file: "profiles/copilot.toml", text: copilot },
 ];

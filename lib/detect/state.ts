@@ -255,7 +255,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     background,
     command: subject.command,
     file_path: subject.file_path,
-    command_block: commandBlockOf(s, subject.command),
+    command_block: subject.boxRows ?? commandBlockOf(s, subject.command),
     options,
     broad_grant_option: broadGrantOf(options, p),
     input_box: inputTextOf(s, p, box, styled),

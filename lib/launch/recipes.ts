@@ -50,7 +50,9 @@ interface BuiltinSpec {
  * Built-in recipes. The pinned CLIs were checked against their real `--help`:
  * claude `[prompt]` positional; codex `[PROMPT]` positional; gemini `-i/--prompt-interactive`
  * (its positional also works, but -i is the documented interactive form); qwen's positional runs
- * one-shot, so `--prompt-interactive`; opencode's positional is a project path, so `--prompt`.
+ * one-shot, so `--prompt-interactive`; opencode's positional is a project path, so `--prompt`;
+ * copilot has no positional prompt (`-p` is one-shot), `-i/--interactive <prompt>` starts it
+ * interactive and runs the prompt.
  */
 const BUILTINS: Record<string, BuiltinSpec> = {
   claude: {
@@ -73,7 +75,11 @@ const BUILTINS: Record<string, BuiltinSpec> = {
     checked: HELP("@qwen-code/qwen-code 0.15.10"),
   },
   opencode: { command: "opencode", prompt: "flag:--prompt", checked: HELP("opencode-ai 1.18.33") },
-  copilot: { command: "copilot", prompt: "flag:--interactive", checked: REF },
+  copilot: {
+    command: "copilot",
+    prompt: "flag:--interactive",
+    checked: HELP("@github/copilot 1.0.102"),
+  },
   "cursor-agent": { command: "cursor-agent", prompt: "positional", checked: REF },
   kimi: { command: "kimi", prompt: "flag:--prompt", checked: REF },
   droid: { command: "droid", prompt: "positional", checked: REF },

@@ -25,6 +25,7 @@ export const STATE_FIELDS: Readonly<Record<StateName, readonly FieldName[]>> = {
     "option_line_pattern",
     "approval_markers",
     "command_header_markers",
+    "command_box_markers",
     "command_line_pattern",
     "file_prompt_pattern",
   ],

@@ -177,6 +177,16 @@ export const FIELDS = [
       "regex for the line of a live permission prompt that shows the command; group 1 = the " +
       "command (used when command_header_markers find none)",
   },
+  // Added for GitHub Copilot CLI (issue 22): see docs/profiles.md "Extension fields".
+  {
+    name: "command_box_markers",
+    kind: "markers",
+    seed: false,
+    summary:
+      "the question under which a live permission prompt draws its command in a box of its own " +
+      "(╭─╮ … ╰─╯ inside the modal); the command is that box's text (used when " +
+      "command_header_markers find none)",
+  },
   // Added for Claude Code 2.1.332 (issue 10): see docs/profiles.md "Extension fields".
   {
     name: "mode_plan_markers",

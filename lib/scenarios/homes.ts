@@ -200,6 +200,36 @@ export async function seedOpencode({ home, api }: SeedInput): Promise<Record<str
   };
 }
 
+/**
+ * GitHub Copilot CLI: its bring-your-own-key mode on the stand-in (no GitHub sign-in), every file
+ * of its own under the throwaway HOME (COPILOT_HOME), offline (no auth, telemetry, web tools or
+ * self-update) and the project folder already trusted unless the trust question is wanted. The
+ * stand-in's model is in no catalogue of Copilot's: the token limits keep it from warning so.
+ */
+export async function seedCopilot(
+  { home, project, api }: SeedInput,
+  opts: { trust?: boolean } = {},
+): Promise<Record<string, string>> {
+  const copilotHome = `${home}/.copilot`;
+  await writeJson(`${copilotHome}/config.json`, {
+    firstLaunchAt: "2026-11-30T00:00:00.000Z",
+    appTipShown: true,
+    ...(opts.trust ? {} : { trustedFolders: [project] }),
+  });
+  return {
+    ...OFFLINE_ENV,
+    COPILOT_HOME: copilotHome,
+    COPILOT_OFFLINE: "true",
+    COPILOT_AUTO_UPDATE: "false",
+    COPILOT_PROVIDER_BASE_URL: `${api}/v1`,
+    COPILOT_PROVIDER_TYPE: "openai",
+    COPILOT_PROVIDER_API_KEY: "sk-standin-0123456789",
+    COPILOT_MODEL: "standin-model",
+    COPILOT_PROVIDER_MAX_PROMPT_TOKENS: "128000",
+    COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: "8192",
+  };
+}
+
 /** The recipe a table names; Claude Code starts in manual mode so prompts are the numbered ones. */
 export const HOMES: Record<ScenarioTable["home"], HomeRecipe> = {
   claude: (s) => seedClaude(s, { settings: { permissions: { defaultMode: "default" } } }),
@@ -207,6 +237,7 @@ export const HOMES: Record<ScenarioTable["home"], HomeRecipe> = {
   gemini: (s) => seedGemini(s),
   qwen: (s) => seedQwen(s),
   opencode: (s) => seedOpencode(s),
+  copilot: (s) => seedCopilot(s),
 };
 
 /**

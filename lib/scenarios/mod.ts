@@ -4,6 +4,7 @@
  */
 import { CLAUDE } from "./tables/claude.ts";
 import { CODEX } from "./tables/codex.ts";
+import { COPILOT } from "./tables/copilot.ts";
 import { GEMINI } from "./tables/gemini.ts";
 import { OPENCODE } from "./tables/opencode.ts";
 import { QWEN } from "./tables/qwen.ts";
@@ -15,6 +16,7 @@ export const TABLES: Readonly<Record<string, ScenarioTable>> = {
   gemini: GEMINI,
   qwen: QWEN,
   opencode: OPENCODE,
+  copilot: COPILOT,
 };
 
 /** The CLIs `verify --all` covers, in report order. */

@@ -126,10 +126,10 @@ export interface ScenarioTable {
   /** drover's CLI name (the profile that judges the screens, the command verify looks for). */
   cli: string;
   /** The lab's id for this CLI (tests/fixtures/<lab>/<version>/). */
-  lab: "claude-code" | "codex" | "gemini" | "qwen" | "opencode";
+  lab: "claude-code" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
   api: ApiKind;
   /** Throwaway HOME recipe (lib/scenarios/homes.ts). */
-  home: "claude" | "codex" | "gemini" | "qwen" | "opencode";
+  home: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
   /** argv after the executable, for every session. */
   args: string[];
   /** Proof the CLI is up and takes keys, after start. */

@@ -118,7 +118,7 @@ export interface RunOptions {
 
 /** Which profile fields decide each verdict a table may expect. */
 export const VERDICT_FIELDS: Record<string, readonly FieldName[]> = {
-  command: ["command_header_markers", "command_line_pattern"],
+  command: ["command_header_markers", "command_box_markers", "command_line_pattern"],
   file_path: ["file_prompt_pattern"],
   input_box: ["input_sigils", "input_line_pattern", "input_placeholder_markers"],
   permission_prompt: [
@@ -126,6 +126,7 @@ export const VERDICT_FIELDS: Record<string, readonly FieldName[]> = {
     "approval_markers",
     "option_line_pattern",
     "command_header_markers",
+    "command_box_markers",
     "file_prompt_pattern",
   ],
   live_prompt: ["live_prompt_markers", "option_line_pattern"],
@@ -222,7 +223,9 @@ export function judge(
   const add = (field: FieldName, role: FieldReport["role"], matches: Evidence[]) => {
     if (fields.has(field)) return;
     const value = profile.values[field];
+    // An unset field (an empty marker list included) decided nothing: nothing to show.
     if (value === null || value === undefined || value === "") return;
+    if (Array.isArray(value) && value.length === 0) return;
     fields.set(field, { field, value, role, matches: matches.slice(0, 3) });
   };
   const explain = (expectedFields: readonly FieldName[], seenFields: readonly FieldName[]) => {

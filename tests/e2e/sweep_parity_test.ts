@@ -37,6 +37,7 @@ const FOLDER_CLI: Record<string, string> = {
   gemini: "gemini",
   qwen: "qwen",
   opencode: "opencode",
+  copilot: "copilot",
 };
 
 /**

@@ -202,6 +202,8 @@ Deno.test("drift: which CLI a suite drives", () => {
   assert.equal(suiteCli(s("qwen", "qwen")), "qwen");
   assert.equal(suiteCli(s("qwen-approve")), "qwen");
   assert.equal(suiteCli(s("opencode-approve")), "opencode");
+  assert.equal(suiteCli(s("copilot-approve")), "copilot");
+  assert.equal(suiteCli(s("copilot-launch")), "copilot");
   assert.equal(suiteCli(s("approve")), "claude-code");
   assert.equal(suiteCli(s("drive")), "claude-code");
 });
@@ -257,6 +259,7 @@ Deno.test("pins: every pinned version of every lab CLI is verified by its profil
     gemini: "gemini",
     qwen: "qwen",
     opencode: "opencode",
+    copilot: "copilot",
   };
   assert.deepEqual(await pinnedCliVersions("qwen"), ["0.15.10", "0.24.4"]);
   for (const { id } of LAB_CLIS) {

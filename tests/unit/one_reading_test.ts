@@ -24,6 +24,7 @@ const PROFILE_OF: Record<string, string> = {
   gemini: "gemini",
   qwen: "qwen",
   opencode: "opencode",
+  copilot: "copilot",
 };
 
 interface Shot {

@@ -22,6 +22,7 @@ const CLIS: Record<string, string> = {
   gemini: "gemini",
   qwen: "qwen",
   opencode: "opencode",
+  copilot: "copilot",
 };
 
 interface Screen {

@@ -23,7 +23,7 @@ import { compareVersions } from "../../../lib/scenarios/versions.ts";
 
 export { compareVersions };
 
-export type CliId = "claude-code" | "codex" | "gemini" | "qwen" | "opencode";
+export type CliId = "claude-code" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
 
 export interface ResolvedCli {
   id: CliId;
@@ -62,6 +62,10 @@ const RECIPES: Record<CliId, Recipe> = {
   gemini: { pkg: "@google/gemini-cli", bin: "gemini" },
   qwen: { pkg: "@qwen-code/qwen-code", bin: "qwen" },
   opencode: { pkg: "opencode-ai", native: { pkg: "opencode-linux-x64", path: "bin/opencode" } },
+  copilot: {
+    pkg: "@github/copilot",
+    native: { pkg: "@github/copilot-linux-x64", path: "copilot" },
+  },
 };
 
 async function readJson(path: string): Promise<Record<string, unknown>> {

@@ -26,7 +26,7 @@ import {
 } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
 import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
-import { seedCodex, seedGemini, seedOpencode } from "../../../lib/scenarios/homes.ts";
+import { seedCodex, seedCopilot, seedGemini, seedOpencode } from "../../../lib/scenarios/homes.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -175,6 +175,31 @@ export const OPENCODE: OtherCli = {
   ],
   async seed({ home, project, api }) {
     return await seedOpencode({ home, project, api });
+  },
+};
+
+export const COPILOT: OtherCli = {
+  id: "copilot",
+  profile: "copilot",
+  api: "chat",
+  ready: "Manual Approval",
+  args: [],
+  setup: [
+    "BYOK (lib/scenarios/homes.ts): COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:<port>/v1, " +
+    "COPILOT_PROVIDER_TYPE=openai, COPILOT_PROVIDER_API_KEY=<lab key>, COPILOT_MODEL=standin-model, " +
+    "COPILOT_PROVIDER_MAX_PROMPT_TOKENS=128000, COPILOT_PROVIDER_MAX_OUTPUT_TOKENS=8192",
+    "COPILOT_HOME=$HOME/.copilot with config.json {firstLaunchAt, appTipShown, trustedFolders: " +
+    "[<project>] (left out in the folder-trust scenario)}; COPILOT_OFFLINE=true, COPILOT_AUTO_UPDATE=false",
+  ],
+  async seed({ home, project, api, firstRun, settings }) {
+    const env = await seedCopilot({ home, project, api }, { trust: firstRun.trust });
+    if (settings) {
+      // Extra keys for Copilot's own config.json (the one file it keeps settings in).
+      const path = `${home}/.copilot/config.json`;
+      const cfg = JSON.parse(await Deno.readTextFile(path));
+      await writeJson(path, { ...cfg, ...settings });
+    }
+    return env;
   },
 };
 

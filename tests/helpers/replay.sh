@@ -36,12 +36,14 @@ while :; do
   st=$?
   ((st > 128)) && kill -0 "$reader" 2>/dev/null && continue
   reader=
-  if [[ -s "$dir/byte" ]]; then
-    cat "$dir/byte" >>"$dir/keys"
-    hex=$(od -An -tx1 "$dir/byte")
-    hex=${hex//[[:space:]]/}
-    if [[ -f "$dir/onkey-$hex" ]]; then
-      show "$dir/onkey-$hex"
-    fi
+  # No byte: the terminal is gone (dd reads EOF or fails once the pane or its server died, or the
+  # test's folder was removed). Without this exit the loop would spin on for ever after a test run
+  # was killed.
+  [[ -s "$dir/byte" ]] || exit 0
+  cat "$dir/byte" >>"$dir/keys"
+  hex=$(od -An -tx1 "$dir/byte")
+  hex=${hex//[[:space:]]/}
+  if [[ -f "$dir/onkey-$hex" ]]; then
+    show "$dir/onkey-$hex"
   fi
 done

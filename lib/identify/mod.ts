@@ -47,6 +47,8 @@ export const KNOWN_CLIS: { name: string; executables: string[]; packages: string
   { name: "qwen", executables: ["qwen"], packages: ["@qwen-code/qwen-code"] },
   { name: "opencode", executables: ["opencode"], packages: ["opencode-ai", "opencode-linux-"] },
   { name: "copilot", executables: ["copilot"], packages: ["@github/copilot"] },
+  // No profile yet (issue 22): identified so panes names it, judged with the Claude default.
+  { name: "cline", executables: ["cline"], packages: ["cline"] },
 ];
 
 export const FALLBACK_CLI = "claude";

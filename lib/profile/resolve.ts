@@ -177,7 +177,7 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
 
 /**
  * When nothing describes `cli` — no shipped profile, no field of its own in the configuration (a
- * Copilot pane, identified as `copilot (process)`) — every verdict on its screen came from the
+ * Cline pane, identified as `cline (process)`) — every verdict on its screen came from the
  * embedded Claude Code default. The sentence that says so, and how to add a profile; else null.
  */
 export function judgedByDefault(cli: string, config: Config): string | null {

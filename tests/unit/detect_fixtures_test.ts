@@ -371,6 +371,8 @@ for (const theme of ["light", "dark-daltonized"]) {
 TABLE["bash-prompt-multiline"] = { ...PROMPT };
 // The turn ended with a background shell still running: busy by the pending work, not mid-turn.
 TABLE["background-shell"] = { ...NONE, state: "busy", mid_response: false, background: "1 shell" };
+// `/compact` mid-summary: a turn nobody typed, running (2.1.197 shows a progress bar, 2.1.332 a timer).
+TABLE["compacting"] = { ...NONE, state: "busy", mid_response: true, background: null };
 
 const BY_VERSION: Record<string, Record<string, Expect>> = {
   "2.1.332": {

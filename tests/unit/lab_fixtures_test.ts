@@ -19,6 +19,15 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("* Waddling… (1m 6s · ↓ 210 tokens)"),
   );
   assert.equal(normalise("✻ Churned for 0s"), normalise("✻ Churned for 12s"));
+  // A fixed activity of several words: the glyph animates, the words are the state.
+  assert.equal(
+    normalise("✽ Compacting conversation… (3s · ↓ 5 tokens)"),
+    normalise("· Compacting conversation… (4s · ↓ 9 tokens)"),
+  );
+  assert.notEqual(
+    normalise("* Compacting conversation…"),
+    normalise("* Summarising conversation…"),
+  );
   assert.equal(
     normalise("  ▘▘ ▝▝    /tmp/drover-cc-69ed3054bed0f0d5/project"),
     normalise("  ▘▘ ▝▝    /tmp/drover-cc-ff2e295fd1659ee/project"),

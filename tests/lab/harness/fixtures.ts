@@ -172,6 +172,11 @@ export function provenance(m: Manifest): string {
 
 /** Spinner glyphs Claude-style CLIs animate in their busy line. */
 const SPINNER = /^([\s]*)[✻✶✳✢·✽*⏺●◐◓◑◒⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏](\s+)\S+…/u;
+/**
+ * The same glyphs before a fixed activity of several words ("✽ Compacting conversation…"): only
+ * the glyph animates, so the words stay to be compared.
+ */
+const SPINNER_ACTIVITY = /^(\s*)[✻✶✳✢·✽*◐◓◑◒⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏](\s+)(?=\S+ [^…]*…)/u;
 
 /**
  * Normalise one line for comparison: volatile parts become placeholders so that only meaningful
@@ -185,6 +190,7 @@ export function normalise(line: string): string {
     .replace(/drover-[a-z]+-[0-9a-f]{8,}/g, "<tmp>")
     // Spinner glyph + random verb ("✻ Pondering…").
     .replace(SPINNER, "$1<spin>$2<verb>…")
+    .replace(SPINNER_ACTIVITY, "$1<spin>$2")
     // "✻ Churned for 3s" / "✻ Sautéed for 1s": random past-tense verb after a turn.
     .replace(/^(\s*)✻ \S+ for /u, "$1<spin> <verb> for ")
     // The effort hint at the footer's right end comes and goes between frames ("● high · /effort",

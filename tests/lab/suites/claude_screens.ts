@@ -22,6 +22,7 @@ import {
   LAB_API_KEY,
   type LabScenario,
   type LabSuite,
+  lastUserTexts,
   pinnedCliVersions,
   resolveCli,
   type ScenarioContext,
@@ -118,6 +119,8 @@ function describeStep(s: AnthropicStep): string {
       }`;
     case "hang":
       return "hang";
+    case "computed":
+      return "a reply chosen from the request";
   }
   return "?";
 }
@@ -190,6 +193,35 @@ const SLOW: AnthropicStep = {
   text: "Reading the notes one line at a time and summarising each of them carefully. ".repeat(30),
   chunkDelayMs: 500,
   chunkSize: 6,
+};
+
+/** Ordinary turns before `/compact` (with fewer messages it says "Not enough messages to compact."). */
+const TURNS: Array<[string, string]> = [
+  ["summarise the notes", "The notes are summarised."],
+  ["list the open questions", "There are two open questions."],
+  ["draft the release note", "The release note is drafted."],
+];
+
+/** The activity line while `/compact` runs (both pinned versions). */
+const COMPACTING = "Compacting conversation…";
+/** What the summary step serves a turn that is not the summary request: a readable failure. */
+const NOT_SUMMARY = "(lab stand-in: this turn is not the /compact summary request)";
+/**
+ * The summary, served only to the request `/compact` sends (its last user text asks for "a
+ * detailed summary of the conversation so far"), slowly: 13 chunks 1.5 s apart (~20 s), so the
+ * capture lands mid-compaction.
+ */
+const SUMMARY: AnthropicStep = {
+  kind: "computed",
+  from: (body) =>
+    lastUserTexts(body).some((t) => t.includes("detailed summary of the conversation so far"))
+      ? {
+        kind: "text",
+        text: "<summary>The user asked for the notes to be summarised; they were.</summary>",
+        chunkDelayMs: 1500,
+        chunkSize: 6,
+      }
+      : { kind: "text", text: NOT_SUMMARY },
 };
 
 const scenarios: LabScenario[] = [
@@ -956,6 +988,37 @@ const scenarios: LabScenario[] = [
         defining: ["The wait runs in the background."],
         timeoutMs: 60_000,
         expect: { background: "1 shell", mid_response: false },
+      });
+    },
+  },
+  {
+    // Issue 21: `/compact` while the summary still streams — a turn the user did not type, shown
+    // only by the compacting activity line and the footer's interrupt hint: busy.
+    name: "compacting",
+    sizes: [{ cols: 80, rows: 24 }],
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        script: [...TURNS.map(([, text]): AnthropicStep => ({ kind: "text", text })), SUMMARY],
+      });
+      for (const [prompt, reply] of TURNS) {
+        await submit(ctx, c, prompt);
+        await c.pane.waitFor(reply, { timeoutMs: 60_000, stableMs: 700 });
+      }
+      await submit(ctx, c, "/compact");
+      ctx.step(
+        "the stand-in serves /compact's summary request a <summary> in 13 chunks 1.5 s apart; " +
+          "wait for the compacting line, then 3 s more (mid-compaction, past its first frame)",
+      );
+      await c.pane.waitFor(COMPACTING, { timeoutMs: 30_000, stableMs: 0 });
+      await sleep(3000);
+      await ctx.screen(c.pane, "compacting", {
+        state: "busy",
+        defining: [COMPACTING],
+        until: (p) => p.includes(COMPACTING),
+        stableMs: 0,
+        timeoutMs: 30_000,
+        expect: { mid_response: true },
+        failIf: (p) => p.includes(NOT_SUMMARY) || p.includes("Not enough messages to compact"),
       });
     },
   },

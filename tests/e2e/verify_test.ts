@@ -142,7 +142,7 @@ Deno.test("verify: changed wording in the CLI is drift (exit 1) naming the profi
     const r = await drover(["--config", cfg, "verify", "--cli", "claude", "--keep-going"]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /busy .*✗/);
-    assert.match(r.stdout, /field mid_response_markers = \["esc to interrupt"\]: no line matches/);
+    assert.match(r.stdout, /field mid_response_markers = \["esc to interrupt",.*: no line matches/);
     // The retry line ("✻ API error · Retrying in 1s · attempt 2/10") is a busy line by itself
     // (mid_response_pattern), so only the plain busy screen drifts.
     assert.match(r.stdout, /claude 2\.1\.197: 12\/13 scenarios hold, 1 drifted/);
@@ -324,13 +324,13 @@ testWithTools(
   [],
   async () => {
     await withDir(async (dir) => {
-      // mid_response_markers and mid_response_pattern decide busy: a busy footer and a busy line
-      // nobody prints turn both busy screens idle.
+      // mid_response_markers, mid_response_pattern and activity_line_pattern decide busy: a busy
+      // footer and busy lines nobody prints turn both busy screens idle.
       const cfg = await config(
         dir,
         CLAUDE_BIN,
         `[clis.claude.prompt_profile]\nmid_response_markers = ["esc to halt the turn"]\n` +
-          `mid_response_pattern = '^never drawn'\n`,
+          `mid_response_pattern = '^never drawn'\nactivity_line_pattern = '^never drawn either'\n`,
       );
       const r = await drover([
         "--config",

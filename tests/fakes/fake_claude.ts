@@ -9,7 +9,9 @@
  *   deno run -A tests/fakes/fake_claude.ts [--variant NAME] [--version]
  *
  * Variants print changed wording, as a new CLI release might:
- *   changed-busy   the busy footer says "esc to stop" instead of "esc to interrupt"
+ *   changed-busy   the busy footer says "esc to stop" instead of "esc to interrupt", and the
+ *                  activity line drops its ellipsis ("✻ Pondering"): busy is read from the
+ *                  line's shape too (issue 21), so only a release that rewords both drifts
  */
 const args = Deno.args;
 const variant = args.find((a) => a.startsWith("--variant="))?.slice(10) ?? "";
@@ -108,7 +110,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One main turn: stream the reply; tool calls raise a prompt, text goes to the transcript. */
 async function turn(): Promise<void> {
   mode = "busy";
-  status = "✻ Pondering…";
+  status = variant === "changed-busy" ? "✻ Pondering" : "✻ Pondering…";
   draw();
   for (let attempt = 1; attempt <= 10; attempt++) {
     inflight = new AbortController();

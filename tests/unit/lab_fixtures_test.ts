@@ -32,6 +32,21 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("  ▘▘ ▝▝    /tmp/drover-cc-69ed3054bed0f0d5/project"),
     normalise("  ▘▘ ▝▝    /tmp/drover-cc-ff2e295fd1659ee/project"),
   );
+  // Copilot CLI 1.0.102: its spinner circles, its jittered retry wait, its scrollbar thumb.
+  assert.equal(
+    normalise("  ○ Working esc esc edit prompt  standin-model"),
+    normalise("  ◎ Working esc esc edit prompt  standin-model"),
+  );
+  assert.equal(
+    normalise("  ● Working esc esc edit prompt  standin-model"),
+    normalise("  ◎ Working esc esc edit prompt  standin-model"),
+  );
+  assert.equal(
+    normalise("retried 5 times (total retry wait time: 5.18 seconds) Last error: 429"),
+    normalise("retried 5 times (total retry wait time: 5.41 seconds) Last error: 429"),
+  );
+  assert.equal(normalise("  Nothing is waiting now.  ┃"), normalise("  Nothing is waiting now."));
+  assert.notEqual(normalise("  ◎ Working"), normalise("  ◎ Thinking"));
   assert.equal(
     normalise("✻ API error · Retrying in 0s · attempt 1/10"),
     normalise("✻ API error · Retrying in 6s · attempt 5/10"),

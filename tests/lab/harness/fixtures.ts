@@ -200,12 +200,15 @@ export function normalise(line: string): string {
     // 2.1.332's "(shift+tab to cycle)" after the bypass footer is drawn in some frames only.
     .replace(/^(\s*⏵⏵ bypass permissions on) \(shift\+tab to cycle\)$/u, "$1")
     // Qwen Code 0.24.4's scrollbar in the last column, drawn once the transcript overflows: its
-    // thumb (█) or its track (│), depending on where the view is.
-    .replace(/\s{2,}[█│]$/u, "")
+    // thumb (█) or its track (│), depending on where the view is; Copilot CLI 1.0.102's (┃) comes
+    // and goes with the transcript's height.
+    .replace(/\s{2,}[█│┃]$/u, "")
     // A running tool's bullet blinks (drawn in one frame, blank in the next).
     .replace(/^[●⏺] /u, "  ")
     // "Cogitated for 3s", "(12s · ↓ 40 tokens", "Retrying in 6s", "1m 3s".
     .replace(/\b\d+h \d+m \d+s\b|\b\d+m \d+s\b/g, "<dur>")
+    // Copilot CLI's "(total retry wait time: 5.18 seconds)": the waits are jittered.
+    .replace(/\b\d+(\.\d+)? seconds?\b/g, "<dur>")
     .replace(/\b\d+(\.\d+)?(ms|s|m|h)\b/g, "<dur>")
     .replace(/[↑↓]\s*\d+(\.\d+)?k?\s+tokens?/g, "<tokens>")
     .replace(/\b\d+(\.\d+)?k?\s+tokens\b/g, "<n> tokens")
@@ -232,6 +235,8 @@ export function normalise(line: string): string {
     // ("⠋ Optimizing for ludicrous speed (3s · esc to cancel)").
     .replace(/[\u2800-\u28FF]/gu, "<spin>")
     .replace(/^[•◦] (?=Working|Reconnecting)/u, "<spin> ")
+    // Copilot CLI 1.0.102's busy spinner cycles circles in front of "Working" (○ ◎ ●).
+    .replace(/^(\s*)[○◎◉●◐◑◒◓] (?=Working\b)/u, "$1<spin> ")
     // OpenCode's busy progress bar ("■■■■⬝⬝⬝⬝  esc interrupt").
     .replace(/[■⬝]{4,}/gu, "<progress>")
     // Qwen Code 0.24.4's busy line adds the token count once a count is in ("(3s · ↑ 1.2k tokens ·

@@ -47,6 +47,11 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
   );
   assert.equal(normalise("  Nothing is waiting now.  ┃"), normalise("  Nothing is waiting now."));
   assert.notEqual(normalise("  ◎ Working"), normalise("  ◎ Thinking"));
+  const retry = "  ● Request failed due to a transient API error. Retrying...";
+  assert.deepEqual(
+    definingLines(`${retry}\n${retry}`, ["Retrying"]),
+    definingLines(retry, ["Retrying"]),
+  );
   assert.equal(
     normalise("✻ API error · Retrying in 0s · attempt 1/10"),
     normalise("✻ API error · Retrying in 6s · attempt 5/10"),

@@ -254,9 +254,17 @@ export function normalise(line: string): string {
     .replace(/ {2,}/g, "  ");
 }
 
-/** The lines of `plain` that carry one of `defining`, normalised, in screen order. */
+/**
+ * The lines of `plain` that carry one of `defining`, normalised, in screen order, a repeat of the
+ * line before it dropped: a CLI that prints the same line once per retry (Copilot CLI's "Request
+ * failed due to a transient API error. Retrying...") is in the same state whether the capture
+ * came after one retry or two.
+ */
 export function definingLines(plain: string, defining: string[]): string[] {
-  return plain.split("\n").filter((l) => defining.some((d) => l.includes(d))).map(normalise);
+  const lines = plain.split("\n").filter((l) => defining.some((d) => l.includes(d))).map(
+    normalise,
+  );
+  return lines.filter((l, i) => i === 0 || l !== lines[i - 1]);
 }
 
 export interface Comparison {

@@ -4,6 +4,7 @@
  */
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";
+import { narrationScenario } from "./narration.ts";
 
 const MARKER = "lab_marker.txt";
 const TYPED = "summarise the notes in notes.txt";
@@ -98,17 +99,7 @@ export const GEMINI: ScenarioTable = {
           defining: ["Request cancelled."],
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
-        {
-          name: "narration",
-          script: [{ kind: "text", text: NARRATION }],
-          steps: [{ submit: "what does the confirmation look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
-          timeoutMs: 60_000,
-          expect: {
-            state: "idle",
-            verdicts: { live_prompt: false, permission_prompt: false },
-          },
-        },
+        narrationScenario(NARRATION),
       ],
     },
     {

@@ -7,6 +7,7 @@
  */
 import type { Step } from "../standins/step_script.ts";
 import type { ScenarioTable } from "../types.ts";
+import { narrationScenario } from "./narration.ts";
 
 const MARKER = "verify_marker.txt";
 const TYPED = "create the marker file";
@@ -122,17 +123,7 @@ export const QWEN: ScenarioTable = {
           timeoutMs: 60_000,
           expect: { state: "idle", verdicts: { live_prompt: false } },
         },
-        {
-          name: "narration",
-          script: [{ kind: "text", text: NARRATION }],
-          steps: [{ submit: "what does the confirmation look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting"], stableMs: 800 },
-          timeoutMs: 60_000,
-          expect: {
-            state: "idle",
-            verdicts: { live_prompt: false, permission_prompt: false },
-          },
-        },
+        narrationScenario(NARRATION),
         {
           name: "busy",
           script: [{ kind: "hang" }],

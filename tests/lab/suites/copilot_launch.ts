@@ -6,25 +6,12 @@
  * as the first user message, and `drover read --wait-stable` must show the scripted reply.
  */
 import { drover } from "../../helpers/drover.ts";
+import { cliConfigToml, seededPrompt } from "./launch_common.ts";
 import { type LabSuite, resolveCli } from "../harness/mod.ts";
 import { startChatStandin } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { seedCopilot } from "../../../lib/scenarios/homes.ts";
 
 const REPLY = "LAUNCH-LAB-REPLY: the seeded prompt arrived";
-
-/** About 8 KiB of text no shell or tmux layer may alter. Starts and ends with non-blank text. */
-function seededPrompt(bytes = 8 * 1024): string {
-  const unit = [
-    `Read this "carefully": it's a test of the launch carrier.\tTab\tseparated.`,
-    "Keep $HOME ${PATH} $(whoami) `id` \\ backslashes \\\\ and globs * ? [x] literally.",
-    "Non-ASCII: Grüße, naïve café, Ελληνικά, русский, 日本語, 中文, 🐑",
-    "",
-  ].join("\n");
-  const enc = new TextEncoder();
-  let out = "Kickoff for the drover launch lab.\n";
-  while (enc.encode(out + unit).length < bytes - 64) out += unit;
-  return out + "Reply with exactly the sentence you were scripted to say.";
-}
 
 /** The text of every user message of a Chat Completions request. */
 function userTexts(body: unknown): string[] {
@@ -55,22 +42,7 @@ export const suite: LabSuite = {
         await Deno.mkdir(project);
         const env = await seedCopilot({ home, project, api: api.url });
         const config = `${root}/config.toml`;
-        // The real Copilot as [clis.copilot]: the built-in recipe's prompt form (-i), the lab's
-        // executable and a launch-scoped environment that keeps it on the stand-in.
-        await Deno.writeTextFile(
-          config,
-          [
-            "[clis.copilot]",
-            `command = ${JSON.stringify(cli.argv[0])}`,
-            `args = ${JSON.stringify(cli.argv.slice(1))}`,
-            "[clis.copilot.env]",
-            `HOME = ${JSON.stringify(home)}`,
-            ...Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
-            'TERM = "tmux-256color"',
-            'LANG = "C.UTF-8"',
-            "",
-          ].join("\n"),
-        );
+        await Deno.writeTextFile(config, cliConfigToml("copilot", cli.argv, home, env));
         await ctx.lab.tmux(
           "new-session",
           "-d",
@@ -82,7 +54,7 @@ export const suite: LabSuite = {
           String(ctx.size.rows),
           "sleep 86400",
         );
-        const prompt = seededPrompt();
+        const prompt = seededPrompt(8 * 1024);
         ctx.step(`drover launch --cli copilot --prompt - --background (${prompt.length} chars)`);
         const r = await drover(
           [

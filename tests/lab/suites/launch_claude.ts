@@ -6,8 +6,8 @@
  * the session must be the same as before the launch.
  */
 import { drover } from "../../helpers/drover.ts";
+import { claudeStandinEnv, cliConfigToml, seededPrompt } from "./launch_common.ts";
 import {
-  LAB_API_KEY,
   type LabSuite,
   lastUserTexts,
   pinnedCliVersions,
@@ -18,20 +18,6 @@ import {
 
 const REPLY = "LAUNCH-LAB-REPLY: the seeded prompt arrived";
 const REPLY2 = "LAUNCH-LAB-REPLY-2: the follow-up arrived";
-
-/** About 20 KiB of text no shell or tmux layer may alter. Starts and ends with non-blank text. */
-function seededPrompt(bytes = 20 * 1024): string {
-  const unit = [
-    `Read this "carefully": it's a test of the launch carrier.\tTab\tseparated.`,
-    "Keep $HOME ${PATH} $(whoami) `id` \\ backslashes \\\\ and globs * ? [x] literally.",
-    "Non-ASCII: Grüße, naïve café, Ελληνικά, русский, 日本語, 中文, 🐑",
-    "",
-  ].join("\n");
-  const enc = new TextEncoder();
-  let out = "Kickoff for the drover launch lab.\n";
-  while (enc.encode(out + unit).length < bytes - 64) out += unit;
-  return out + "Reply with exactly the sentence you were scripted to say.";
-}
 
 /** A throwaway HOME + project and a config whose [clis.claude] is the lab's real Claude Code. */
 async function claudeConfig(
@@ -47,24 +33,9 @@ async function claudeConfig(
   await Deno.mkdir(project);
   await seedClaudeHome(home, project);
   const config = `${root}/config.toml`;
-  // The real Claude Code as [clis.claude]: the built-in recipe's prompt form, the lab's
-  // executable and a launch-scoped environment that keeps it on the stand-in.
   await Deno.writeTextFile(
     config,
-    [
-      "[clis.claude]",
-      `command = ${JSON.stringify(cli.argv[0])}`,
-      `args = ${JSON.stringify(cli.argv.slice(1))}`,
-      "[clis.claude.env]",
-      `HOME = ${JSON.stringify(home)}`,
-      `ANTHROPIC_BASE_URL = ${JSON.stringify(apiUrl)}`,
-      `ANTHROPIC_API_KEY = ${JSON.stringify(LAB_API_KEY)}`,
-      'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1"',
-      'DISABLE_AUTOUPDATER = "1"',
-      'TERM = "tmux-256color"',
-      'LANG = "C.UTF-8"',
-      "",
-    ].join("\n"),
+    cliConfigToml("claude", cli.argv, home, claudeStandinEnv(apiUrl)),
   );
   return { config, project };
 }
@@ -112,7 +83,7 @@ export const suite: LabSuite = {
         await ctx.lab.tmux("split-window", "-t", "work:1", "sleep 86400");
         const before = await selection(ctx.lab);
 
-        const prompt = seededPrompt();
+        const prompt = seededPrompt(20 * 1024);
         ctx.step(`drover launch --cli claude --prompt - --background (${prompt.length} chars)`);
         const r = await drover(
           [

@@ -22,7 +22,6 @@
 import { drover, droverCommand } from "../../helpers/drover.ts";
 import {
   compareVersions,
-  LAB_API_KEY,
   LabPane,
   type LabSuite,
   lastToolResults,
@@ -35,6 +34,7 @@ import {
   startClaude,
 } from "../harness/mod.ts";
 import { driveOnce } from "./drive_claude.ts";
+import { claudeStandinEnv, cliConfigToml } from "./launch_common.ts";
 import { SKILL_TEXT } from "../../../lib/cli/skill.ts";
 
 const SKILL_DESCRIPTION = /^description: (.*)$/m.exec(SKILL_TEXT)![1];
@@ -79,20 +79,7 @@ async function droverBin(dir: string): Promise<void> {
 
 /** The reviewer as [clis.claude]: the lab's Claude Code, its own HOME and its own stand-in. */
 function reviewerConfig(exe: string[], home: string, apiUrl: string): string {
-  return [
-    "[clis.claude]",
-    `command = ${JSON.stringify(exe[0])}`,
-    `args = ${JSON.stringify(exe.slice(1))}`,
-    "[clis.claude.env]",
-    `HOME = ${JSON.stringify(home)}`,
-    `ANTHROPIC_BASE_URL = ${JSON.stringify(apiUrl)}`,
-    `ANTHROPIC_API_KEY = ${JSON.stringify(LAB_API_KEY)}`,
-    'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1"',
-    'DISABLE_AUTOUPDATER = "1"',
-    'TERM = "tmux-256color"',
-    'LANG = "C.UTF-8"',
-    "",
-  ].join("\n");
+  return cliConfigToml("claude", exe, home, claudeStandinEnv(apiUrl));
 }
 
 /** The pane id the last tool call printed (the launch command's jq output), or null. */

@@ -30,7 +30,7 @@ import {
   usageLimitHeaders,
 } from "../harness/mod.ts";
 import { tableScenarios } from "../harness/tables.ts";
-import { driveOnce } from "./drive_claude.ts";
+import { BACKGROUND_SHELL, driveOnce } from "./drive_claude.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -969,18 +969,7 @@ const scenarios: LabScenario[] = [
     name: "background-shell",
     async run(ctx) {
       await using c = await claude(ctx, {
-        script: [
-          {
-            kind: "tool_use",
-            name: "Bash",
-            input: {
-              command: "sleep 600",
-              description: "Wait for the release window",
-              run_in_background: true,
-            },
-          },
-          { kind: "text", text: "The wait runs in the background." },
-        ],
+        script: BACKGROUND_SHELL,
       });
       await submit(ctx, c, "wait for the release window in the background");
       await ctx.screen(c.pane, "background-shell", {

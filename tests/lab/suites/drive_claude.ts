@@ -9,6 +9,7 @@
  */
 import { drover, type DroverRun } from "../../helpers/drover.ts";
 import {
+  type AnthropicStep,
   type ClaudeOptions,
   type ClaudeSession,
   compareVersions,
@@ -170,6 +171,24 @@ function authBannerEscalatesOnce(
   };
 }
 
+/**
+ * The model's turn that leaves a background shell running (issue 21): a Bash call with
+ * run_in_background, then a closing text. drive's no-nudge check and claude_screens' recording
+ * use the same one.
+ */
+export const BACKGROUND_SHELL: AnthropicStep[] = [
+  {
+    kind: "tool_use",
+    name: "Bash",
+    input: {
+      command: "sleep 600",
+      description: "Wait for the release window",
+      run_in_background: true,
+    },
+  },
+  { kind: "text", text: "The wait runs in the background." },
+];
+
 export const suite: LabSuite = {
   name: "drive",
   sizes: [{ cols: 120, rows: 40 }],
@@ -246,18 +265,7 @@ export const suite: LabSuite = {
       timeoutMs: 240_000,
       async run(ctx) {
         await using c = await claudeAt(ctx, {
-          script: [
-            {
-              kind: "tool_use",
-              name: "Bash",
-              input: {
-                command: "sleep 600",
-                description: "Wait for the release window",
-                run_in_background: true,
-              },
-            },
-            { kind: "text", text: "The wait runs in the background." },
-          ],
+          script: BACKGROUND_SHELL,
         });
         const state = await ctx.lab.tmpDir("drive-state");
         const nudge = [

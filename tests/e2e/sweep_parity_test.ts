@@ -26,19 +26,10 @@ import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
+import { RECORDED_CLIS as FOLDER_CLI } from "../helpers/recorded.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
 const FIXTURES = `${REPO_ROOT}tests/fixtures`;
-
-/** Fixture folder → the drover CLI name whose profile judges it. */
-const FOLDER_CLI: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-  copilot: "copilot",
-};
 
 /**
  * Allowlist of both sides: entries that match real prompts, ones a danger rule must beat, and the

@@ -11,6 +11,7 @@ export const RECORDED_CLIS: Readonly<Record<string, string>> = {
   gemini: "gemini",
   qwen: "qwen",
   opencode: "opencode",
+  copilot: "copilot",
 };
 
 export interface RecordedScreen {

@@ -10,6 +10,7 @@ import { detect } from "../../lib/detect/mod.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { RECORDED_CLIS as PROFILE_OF } from "../helpers/recorded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 
@@ -21,14 +22,6 @@ interface Entry {
   scenario: string;
   state: string;
 }
-
-const PROFILE_OF: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-};
 
 function recorded(): Entry[] {
   const out: Entry[] = [];

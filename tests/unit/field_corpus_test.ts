@@ -12,17 +12,9 @@ import assert from "node:assert/strict";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { type Capture, detect, type DetectOptions, summarize } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { RECORDED_CLIS as CLIS } from "../helpers/recorded.ts";
 
 const FIELD = new URL("../fixtures/field/", import.meta.url).pathname;
-
-/** Top folder under field/ → the CLI name drover resolves its profile by. */
-const CLIS: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-};
 
 interface Entry {
   state: string;

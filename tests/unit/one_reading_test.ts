@@ -16,17 +16,9 @@ import { classifyCapture } from "../../lib/drive/classify.ts";
 import { toDriveVerdicts } from "../../lib/drive/decide.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { drover } from "../helpers/drover.ts";
+import { RECORDED_CLIS as PROFILE_OF } from "../helpers/recorded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
-const PROFILE_OF: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-  copilot: "copilot",
-};
-
 interface Shot {
   name: string;
   cli: string;

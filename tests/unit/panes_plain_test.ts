@@ -13,18 +13,9 @@ import assert from "node:assert/strict";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { detect, summarize } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
+import { RECORDED_CLIS as CLIS } from "../helpers/recorded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
-/** Fixture folder → the CLI name drover resolves its profile by. */
-const CLIS: Record<string, string> = {
-  "claude-code": "claude",
-  codex: "codex",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-  copilot: "copilot",
-};
-
 interface Screen {
   file: string;
   styled?: string;

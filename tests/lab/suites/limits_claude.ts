@@ -404,14 +404,29 @@ const quotedBanner = (version: string) => `${sessionWords(version)} · resets 3p
 
 const PROCEED = "Do you want to proceed?";
 
-/** Wait for `done`; a permission prompt on the way (the version asks for this tool) gets "1". */
+/**
+ * Wait for `done`; a permission prompt on the way (the version asks for this tool) gets "1". The
+ * prompt is answered only once it has stopped redrawing, and pressed again (at most twice more)
+ * while it stays on screen: under load a key sent as the dialog first draws can be lost.
+ */
 async function untilApproving(c: ClaudeSession, done: string[]): Promise<void> {
   const all = (p: string) => done.every((d) => p.includes(d));
-  await c.pane.waitFor((p) => all(p) || p.includes(PROCEED), { timeoutMs: 60_000 });
-  if (!all(await c.pane.capturePlain())) {
+  await c.pane.waitFor((p) => all(p) || (p.includes(PROCEED) && p.includes("1. Yes")), {
+    timeoutMs: 60_000,
+    stableMs: 800,
+  });
+  for (let press = 0; press < 3; press++) {
+    const screen = await c.pane.capturePlain();
+    if (all(screen)) return;
+    if (!screen.includes(PROCEED)) break;
     await c.pane.keys("1");
-    await c.pane.waitFor(done, { timeoutMs: 60_000 });
+    try {
+      await c.pane.waitFor((p) => all(p) || !p.includes(PROCEED), { timeoutMs: 10_000 });
+    } catch {
+      // Still asking: the key did not reach the dialog; press again.
+    }
   }
+  await c.pane.waitFor(done, { timeoutMs: 60_000 });
 }
 
 /** Type a first prompt and Enter. */

@@ -106,7 +106,9 @@ async function noKeysTo(ctx: ScenarioContext, pane: string, mark: number, what: 
 }
 
 function summary(events: Loose[]): string {
-  return events.map((e) => `${e.event}${e.pane ? `@${e.pane}` : ""}`).join(", ") || "(none)";
+  return events.map((e) =>
+    `${e.event}${e.pane ? `@${e.pane}` : ""}${e.reason ? ` (${e.reason}: ${e.message ?? ""})` : ""}`
+  ).join(", ") || "(none)";
 }
 
 async function paneState(ctx: ScenarioContext, pane: string): Promise<string> {

@@ -43,6 +43,7 @@ import {
   startPrivateServer,
 } from "../tmux/private.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
+import { untornCapture } from "./untorn.ts";
 
 export type Status = "hold" | "drift" | "skipped" | "not-run";
 
@@ -733,7 +734,12 @@ async function runScenario(
   const missing = s.defining?.length
     ? await waitWording(live, paneId, s.defining, opts.wordingGraceMs ?? WORDING_GRACE_MS)
     : [];
-  const screen = await screenOf(live, paneId);
+  // The reached lines again: a capture taken mid-redraw (a torn frame) is taken again.
+  const screen = await untornCapture(
+    () => screenOf(live, paneId),
+    [...(s.until.shows ?? []), ...(s.defining ?? []).filter((d) => !missing.includes(d))],
+    { pollMs: POLL_MS, sleep: (ms) => sleep(ms, opts.signal) },
+  );
   const v = detect({ plain: screen.plain, styled: screen.styled }, target.profile, {
     title: screen.title,
   });

@@ -15,7 +15,6 @@ import {
   stripDecoration,
   type StyledChar,
   styledChars,
-  styledLines,
 } from "./text.ts";
 
 export interface OptionLine {
@@ -143,7 +142,7 @@ export function choiceRowOf(
   s: Screen,
   p: ResolvedProfile,
   region: readonly number[],
-  styled: string | undefined,
+  styled: string[] | null,
 ): ChoiceRowEntry[] | null {
   const markers = p.values.choice_row_markers;
   if (!markers || markers.length === 0) return null;
@@ -160,7 +159,7 @@ export function choiceRowOf(
       from = at + m.length;
     }
     if (cols.length !== lows.length) continue;
-    const line = styled ? styledLine(styledLines(styled), s, i) : undefined;
+    const line = styledLine(styled, s, i);
     const bright = line === undefined ? null : brightChoices(line, cols, lows);
     const single = bright !== null && bright.filter(Boolean).length === 1;
     return markers.map((m, n) => ({ text: m, selected: single && bright![n] }));

@@ -34,7 +34,7 @@ import { screenOf } from "./screen.ts";
 import { limitOf, type ZoneSource } from "./limit.ts";
 import { cliUnavailableOf, stuckOf } from "./stuck.ts";
 import { limitMenuOf } from "./unavailable.ts";
-import { styledLines } from "./text.ts";
+import { styledFormOf } from "./text.ts";
 import { cliVersionOf } from "./version.ts";
 
 /** Raw capture-pane output: plain (`-p -J`) and optionally styled (`-p -e -J`). */
@@ -189,7 +189,7 @@ export function summarize(
     if (live.live) {
       const region = regionOf(s, live);
       limitMenu = limitMenuOf(p, optionsOf(s, live, region, p));
-      const styled = capture.styled ? styledLines(capture.styled) : null;
+      const styled = styledFormOf(capture.styled);
       const subject = subjectOf(s, p, live, region, styled);
       permission_prompt = permissionPromptOf(s, p, live, region, subject.file_path);
     }
@@ -218,7 +218,7 @@ export function summarize(
 function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptions): Verdicts {
   const p = profile;
   const s = screenOf(capture.plain ?? "");
-  const styled = capture.styled ? styledLines(capture.styled) : null;
+  const styled = styledFormOf(capture.styled);
   const box = inputBoxOf(s, p);
   const live = livePrompt(s, p, box);
   const region = regionOf(s, live);
@@ -273,7 +273,7 @@ function detectAll(capture: Capture, profile: ResolvedProfile, opts: DetectOptio
     // A glyph-selected column is read from the screen's shape alone; it wins over a row the
     // profile describes, so a profile cannot relabel the choices a real column shows.
     choice_row: (options.length === 0 ? choiceColumnOf(s, live, p) : null) ??
-      choiceRowOf(s, p, region, capture.styled),
+      choiceRowOf(s, p, region, styled),
     dialog: dialogNameOf(s, p, dialogIdx),
     cli_version: cliVersionOf(s, p),
   };

@@ -42,6 +42,18 @@ export function styledLines(raw: string): string[] {
   return lines.length > MAX_LINES ? lines.slice(lines.length - MAX_LINES) : lines;
 }
 
+/**
+ * The styled capture's lines, or null when it tells nothing about styles: missing, or drawn with
+ * no SGR sequence at all (a CLI under NO_COLOR, or one whose colour library reads a CI variable,
+ * draws plain text). Then nothing is dim or grey because no style was drawn, not because the text
+ * is a command or typed input, and each detector falls back to what it does on the plain text.
+ */
+export function styledFormOf(raw: string | undefined): string[] | null {
+  // deno-lint-ignore no-control-regex
+  if (!raw || !/\x1b\[[0-9;:]*m/.test(raw)) return null;
+  return styledLines(raw);
+}
+
 /** Box and bullet glyphs a TUI draws in front of content (DESIGN §5). A bare `>` is not one. */
 export const DECORATION = "│─╭╮╰╯├┤┐└┘┌⎿❯●•*·›";
 const DECORATION_CODES = new Set([...DECORATION].map((c) => c.charCodeAt(0)));

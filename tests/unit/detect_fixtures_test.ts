@@ -366,6 +366,16 @@ for (const theme of ["light", "dark-daltonized"]) {
   TABLE[`theme-${theme}-ready`] = TABLE["ready"];
   TABLE[`theme-${theme}-prompt`] = TABLE["bash-prompt-long"];
 }
+// No colour at all (NO_COLOR, or CI in the pane's environment): nothing is grey, so the plain-text
+// reading applies; 2.1.197's description line still ends the command (the call drawn above says where).
+for (const tag of ["no-color", "ci-env"]) {
+  TABLE[`monochrome-${tag}-ready`] = TABLE["ready"];
+  TABLE[`monochrome-${tag}-prompt`] = {
+    ...TABLE["bash-prompt-dir"],
+    command: "touch review-notes.md",
+    command_block: 2,
+  };
+}
 // Three long lines wrapped in the prompt's box (60x20, scrolled) or on one line each (200x50).
 // No command_has yet: 2.1.332 at 60x20 reads command null (noted for i21-det in notes/i21.md).
 TABLE["bash-prompt-multiline"] = { ...PROMPT };
@@ -409,6 +419,10 @@ const BY_VERSION: Record<string, Record<string, Expect>> = {
 
 for (const theme of ["light", "dark-daltonized"]) {
   BY_VERSION["2.1.332"][`theme-${theme}-prompt`] = BY_VERSION["2.1.332"]["bash-prompt-long"];
+}
+// The command alone in its dashed box.
+for (const tag of ["no-color", "ci-env"]) {
+  BY_VERSION["2.1.332"][`monochrome-${tag}-prompt`] = { options: "*1,2,3,4", command_block: 1 };
 }
 
 function rowFor(version: string, scenario: string): Expect | undefined {

@@ -297,6 +297,26 @@ cli_unavailable_markers = ["quota gone"]
   assert.equal(detect({ plain: "x\n" }, other).cli, "other");
 });
 
+Deno.test("command: a styled capture with no style at all reads like the plain one (NO_COLOR, CI)", () => {
+  // Recorded: Claude Code 2.1.197 under CI=true, 80x24 (tests/fixtures/claude-code/2.1.197,
+  // monochrome-ci-env-prompt): its styled capture holds no SGR sequence, so nothing is grey and
+  // the description line would otherwise be read as a second line of the command.
+  const dir = new URL("../fixtures/claude-code/2.1.197/", import.meta.url);
+  const plain = Deno.readTextFileSync(new URL("monochrome-ci-env-prompt@80x24.txt", dir));
+  const styled = Deno.readTextFileSync(new URL("monochrome-ci-env-prompt@80x24.ansi.txt", dir));
+  assert.ok(!styled.includes("\x1b["), "the recording is monochrome");
+  const mono = detect({ plain, styled }, claude);
+  assert.equal(mono.command, "touch review-notes.md");
+  assert.equal(mono.command, detect({ plain }, claude).command);
+  // Hand-edited from that recording: a two-line command (the transcript's call draws both lines).
+  // The plain reading keeps both; it never stops at the harmless first line.
+  const two = (s: string) =>
+    s.replace("● Bash(touch review-notes.md)", "● Bash(touch review-notes.md\n  rm -rf ~)")
+      .replace("   touch review-notes.md\n", "   touch review-notes.md\n   rm -rf ~\n");
+  const hostile = detect({ plain: two(plain), styled: two(styled) }, claude);
+  assert.ok(hostile.command?.includes("rm -rf ~"), String(hostile.command));
+});
+
 Deno.test("command: a Bash(…) rule named mid-sentence is not a tool call", () => {
   const p = v(lines(
     "────────",

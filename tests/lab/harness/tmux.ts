@@ -86,6 +86,21 @@ export class LabTimeout extends Error {
 let counter = 0;
 const dec = new TextDecoder();
 
+/**
+ * The environment tmux runs under. The server's global environment is what every pane the lab
+ * does not start itself inherits (a reviewer `drover launch` opens): kept to the same few variables
+ * in CI and on a desk, so a CI runner's `CI=true` (which turns Claude Code's colours off) never
+ * reaches a CLI by accident. The monochrome screens have scenarios of their own.
+ */
+function serverEnv(): Record<string, string> {
+  const env: Record<string, string> = { TERM: "xterm-256color" };
+  for (const k of ["PATH", "HOME", "USER", "LANG", "TMPDIR", "TMUX_TMPDIR"]) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) env[k] = v;
+  }
+  return env;
+}
+
 /** Per executable: how many launches in this process failed both attempts, and the first reason. */
 const startFailures = new Map<string, { count: number; first: string }>();
 const FAIL_FAST_AFTER = 2;
@@ -151,6 +166,8 @@ export class LabServer implements AsyncDisposable {
           "sleep 86400",
         ],
         cwd: server.#logDir,
+        clearEnv: true,
+        env: serverEnv(),
         stdin: "null",
         stdout: "piped",
         stderr: "piped",
@@ -196,7 +213,8 @@ export class LabServer implements AsyncDisposable {
       stdin: stdin === undefined ? "null" : "piped",
       stdout: "piped",
       stderr: "piped",
-      env: { TERM: "xterm-256color" },
+      clearEnv: true,
+      env: serverEnv(),
       signal: AbortSignal.timeout(15_000),
     });
     let out: Deno.CommandOutput;

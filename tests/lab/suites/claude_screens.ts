@@ -803,6 +803,30 @@ const scenarios: LabScenario[] = [
       });
     },
   })),
+  // No colour at all: a user's NO_COLOR, or a CI variable the pane inherits from the tmux server
+  // (the CLI's colour library then draws plain text). Nothing is dim or grey, so the prompt's
+  // description line looks like one more command line and the placeholder like typed text.
+  ...([["no-color", { NO_COLOR: "1" }], ["ci-env", { CI: "true" }]] as const).map((
+    [tag, env],
+  ): LabScenario => ({
+    name: `monochrome-${tag}`,
+    async run(ctx) {
+      await using c = await claude(ctx, {
+        env: { ...env },
+        script: [bash("touch review-notes.md", "Start the review notes"), {
+          kind: "text",
+          text: "Started.",
+        }],
+      });
+      await ctx.screen(c.pane, `monochrome-${tag}-ready`, { state: "idle", defining: [READY] });
+      await submit(ctx, c, "start the review notes");
+      await ctx.screen(c.pane, `monochrome-${tag}-prompt`, {
+        state: "prompt",
+        defining: ["touch review-notes.md", PROCEED, "1. Yes"],
+        expect: { command: "touch review-notes.md" },
+      });
+    },
+  })),
   {
     name: "bypass-busy",
     async run(ctx) {

@@ -19,7 +19,7 @@
  * Help strings are plain text here on purpose: importing a module for a constant would load it on
  * every start. tests/unit/cli_args_test.ts checks such strings against their constants.
  */
-import type { CommandSpec } from "./argv.ts";
+import type { CommandSpec } from "../deps/cli.ts";
 import type { CommandModule } from "./invocation.ts";
 
 export interface Entry extends CommandSpec {

@@ -1,5 +1,5 @@
 /** What a command's code receives from the argument layer, and what it must export. */
-import type { ArgValue, OptionValue } from "./argv.ts";
+import type { ArgValue, OptionValue } from "../deps/cli.ts";
 import type { CommandResult, GlobalOptions } from "./output.ts";
 
 export interface Invocation {

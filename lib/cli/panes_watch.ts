@@ -11,7 +11,7 @@ import { type BoardPane, renderBoard } from "../board/render.ts";
 import { type Since, trackStates } from "../board/since.ts";
 import type { TmuxServer } from "../tmux/run.ts";
 import type { CommandResult, GlobalOptions } from "./output.ts";
-import { type PaneSnapshot, snapshotPanes } from "./panes.ts";
+import { type PaneSnapshot, snapshotPanes } from "./panes_snapshot.ts";
 
 export interface WatchOptions {
   server: TmuxServer;

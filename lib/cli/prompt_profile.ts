@@ -1,7 +1,7 @@
 /**
  * `drover __prompt-profile` (hidden): the resolved profile as POSIX EREs for sweep.sh.
  * `--field F` prints one line; `--format tsv` every field (format documented in
- * lib/profile/export.ts and docs/profiles.md); `--format json` the same as data.
+ * lib/sweep/export.ts and docs/profiles.md); `--format json` the same as data.
  */
 import { DroverError, invalidArgument } from "../errors.ts";
 import { FIELD_NAMES, isFieldName } from "../profile/fields.ts";
@@ -11,7 +11,7 @@ import {
   PROMPT_PROFILE_FORMAT,
   PROMPT_PROFILE_HEADER,
   toTsv,
-} from "../profile/export.ts";
+} from "../sweep/export.ts";
 import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import { configFor } from "./cli_common.ts";

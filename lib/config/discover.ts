@@ -14,10 +14,8 @@ import {
   readCachedConfig,
   writeCachedConfig,
 } from "./cache.ts";
+import { CONFIG_MAX_BYTES, tooLarge } from "./size.ts";
 import { type Config, type ConfigSource, EMPTY_CONFIG, type LoadOptions } from "./types.ts";
-
-/** A configuration file larger than this is refused before it is parsed. */
-export const CONFIG_MAX_BYTES = 1024 * 1024;
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -115,13 +113,4 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<Config> {
     if (payload !== null) await writeCachedConfig(cache, key, payload);
   }
   return config;
-}
-
-export function tooLarge(file: string): DroverError {
-  return new DroverError(
-    "CONFIG_INVALID",
-    `${file}:1: (file): larger than ${CONFIG_MAX_BYTES / 1024 / 1024} MiB; a configuration ` +
-      "this size is not one drover reads",
-    { details: { file } },
-  );
 }

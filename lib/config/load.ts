@@ -5,7 +5,7 @@
  *
  * This module loads smol-toml, zod and the regex engine, so product code reaches it only through
  * discover.ts's loadConfig, which imports it when there is a file to read. It re-exports the
- * light parts (types, discovery) for the callers and tests that import everything from here.
+ * light types for the callers and tests that import them from here (discovery is discover.ts's).
  */
 import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
@@ -13,10 +13,10 @@ import type { FieldName } from "../profile/fields.ts";
 import { unknownFieldReason } from "../profile/schema.ts";
 import { checkPattern, splitPatterns } from "../profile/validate.ts";
 import type { CompiledPattern } from "../regex/mod.ts";
-import { CONFIG_MAX_BYTES, tooLarge } from "./discover.ts";
-import { zodIssues } from "./issues.ts";
+import { CONFIG_MAX_BYTES, tooLarge } from "./size.ts";
+import { zodIssues } from "../toml/issues.ts";
 import { configSchema, GIT_PAW_CLI_KEYS, unknownKeyReason } from "./schema.ts";
-import { keyLines } from "./toml_lines.ts";
+import { keyLines } from "../toml/key_lines.ts";
 import {
   type CliEntry,
   type Config,
@@ -29,7 +29,7 @@ import {
 } from "./types.ts";
 
 export * from "./types.ts";
-export { CONFIG_MAX_BYTES, discoverConfig, loadConfig } from "./discover.ts";
+export { CONFIG_MAX_BYTES } from "./size.ts";
 
 let schema: ReturnType<typeof configSchema<CompiledPattern>> | undefined;
 

@@ -1,7 +1,7 @@
 /**
  * One home for the argument parser, so a later switch (to @std/cli, say) is a one-file change.
  *
- * The parser is our own small layer (lib/cli/argv.ts), chosen by measurement (Deno 2.9.6, median
+ * The parser is our own small layer (lib/deps/argv.ts), chosen by measurement (Deno 2.9.6, median
  * of 25 `deno run` starts of a file that only imports the parser, against an empty file at 13 ms):
  *   commander 15.1.0 +18 ms, yargs-parser 22 +19 ms, @pkgjs/parseargs +18 ms, mri 1.2.0 +15 ms
  *   and minimist +15 ms (CommonJS: Deno loads its Node-compat layer for them), citty 0.2.2 +10 ms,
@@ -11,7 +11,7 @@
  * cannot tell `--cli` (value missing) from `--cli=`, and @bomb.sh/args reads `--json` after `--`
  * as a flag and `-Lsock` as four flags. Around either we would still need the subcommand tree,
  * global options on both sides of the command, help, choices and suggestions — which is all the
- * rest of lib/cli/argv.ts (about 400 lines with the help layout; no imports; nothing measurable
+ * rest of lib/deps/argv.ts (about 400 lines with the help layout; no imports; nothing measurable
  * to load).
  */
 export {
@@ -24,4 +24,4 @@ export {
   parseArgv,
   type ParseResult,
   suggest,
-} from "../cli/argv.ts";
+} from "./argv.ts";

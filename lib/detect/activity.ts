@@ -15,7 +15,8 @@ import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import { placeOf } from "./blocks.ts";
 import { bottomOutsideBox, type InputBox } from "./input.ts";
-import { isBusyLine, midResponseOf } from "./readiness.ts";
+import { isBusyLine } from "./line_kinds.ts";
+import { midResponseOf } from "./readiness.ts";
 import type { Screen } from "./screen.ts";
 import { isBlank, isRule } from "./text.ts";
 

@@ -23,8 +23,9 @@ import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import type { InputBox } from "./input.ts";
 import { type Live, modalTop } from "./liveness.ts";
-import { isChoiceLine } from "./options.ts";
-import { endsInShell, isBusyLine } from "./readiness.ts";
+import { isChoiceLine } from "./line_kinds.ts";
+import { isBusyLine } from "./line_kinds.ts";
+import { endsInShell } from "./readiness.ts";
 import { hasAny, type Screen, startsAny } from "./screen.ts";
 import { DECORATION, isBlank, isRule } from "./text.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { type InputBox, inputBoxOf } from "./input.ts";
-import { endsInShellPrompt, isBusyLine } from "./readiness.ts";
+import { endsInShellPrompt, isBusyLine } from "./line_kinds.ts";
 import { hasAny, isOptionLine, type Screen, screenOf, startsAny } from "./screen.ts";
 import { isBlank, stripDecoration } from "./text.ts";
 

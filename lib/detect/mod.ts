@@ -8,7 +8,8 @@
  * stuck.ts (stream error, context, paste buffer, unavailable), unavailable.ts (the CLI's own
  * error banner, a status-area limit, the limit menu), limit.ts (a usage limit and when it
  * resets), readiness.ts (ready, busy, dialog, shell) and state.ts (`detect()`, composing them);
- * screen.ts and text.ts are shared by all.
+ * screen.ts, text.ts and line_kinds.ts (what one line is: a choice, a shell prompt, a busy line)
+ * are shared by all.
  * This module is the public entry.
  */
 export {
@@ -31,7 +32,7 @@ export {
 } from "./liveness.ts";
 export { type ChoiceRowEntry, type OptionLine } from "./options.ts";
 export { INPUT_LINE_WINDOW } from "./input.ts";
-export { SHELL_SIGILS } from "./readiness.ts";
+export { SHELL_SIGILS } from "./line_kinds.ts";
 export type { Mode } from "./mode.ts";
 export type { Readiness } from "./readiness.ts";
 export { BOTTOM_REGION } from "./screen.ts";

@@ -9,7 +9,7 @@
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { hasAny, isOptionLine, type Screen } from "./screen.ts";
-import { isChoiceLine } from "./options.ts";
+import { isChoiceLine } from "./line_kinds.ts";
 
 export type Mode = "accept_edits" | "interactive" | "plan" | "auto" | "bypass" | "unknown";
 

@@ -6,6 +6,7 @@
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import { type Live, modalTop } from "./liveness.ts";
+import { isChoiceLine, SELECT_GLYPHS } from "./line_kinds.ts";
 import { hasAny, isOptionLine, type Screen, styledLine } from "./screen.ts";
 import {
   contentOf,
@@ -27,9 +28,6 @@ export interface ChoiceRowEntry {
   text: string;
   selected: boolean;
 }
-
-/** Glyphs that mark an option line as the selected one. */
-export const SELECT_GLYPHS = ["❯", "›"];
 
 /** Numbered options of the live prompt: the last run numbered 1, 2, 3 … in the region. */
 export function optionsOf(
@@ -69,15 +67,6 @@ export function broadGrantOf(options: readonly OptionLine[], p: ResolvedProfile)
     if (hasAny(o.text.toLowerCase(), p.matchers.broadGrant)) return o.number;
   }
   return null;
-}
-
-/** The selected entry of an un-numbered list: a selection glyph, a space, then text. */
-export function isChoiceLine(line: string): boolean {
-  const t = line.trimStart();
-  for (const g of SELECT_GLYPHS) {
-    if (t.startsWith(g + " ") && !isBlank(t.slice(g.length))) return true;
-  }
-  return false;
 }
 
 /** How many entries an un-numbered column may have (a longer run is not a choice list). */

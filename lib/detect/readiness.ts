@@ -6,14 +6,11 @@ import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
 import { bottomOutsideBox, type InputBox, statusAreaOf } from "./input.ts";
 import { LIVE_TAIL } from "./liveness.ts";
-import { isChoiceLine } from "./options.ts";
+import { endsInShellPrompt, isBusyLine, isChoiceLine } from "./line_kinds.ts";
 import { hasAny, type Screen } from "./screen.ts";
 import { isBlank, isRule } from "./text.ts";
 
 export type Readiness = "ready" | "dialog" | "bare_shell" | "indeterminate";
-
-/** Shell prompt sigils ending a bare shell's last line (compiled: DESIGN §5). */
-export const SHELL_SIGILS = ["$", "%", "#", "❯", "➜"] as const;
 
 export function readinessOf(
   s: Screen,
@@ -37,23 +34,6 @@ export function endsInShell(s: Screen, box: InputBox | null): boolean {
   if (s.nb.length === 0) return false;
   const last = s.nb[s.nb.length - 1];
   return endsInShellPrompt(s.lines[last]) && !statusAreaOf(s, box).includes(last);
-}
-
-/**
- * A line a shell prompt ends: its last visible character is a prompt sigil. A `%` right after a
- * digit is a percentage ("context 84%"), not zsh's prompt.
- */
-export function endsInShellPrompt(line: string): boolean {
-  const t = line.trimEnd();
-  if (!SHELL_SIGILS.some((g) => t.endsWith(g))) return false;
-  return !(t.endsWith("%") && /[0-9]$/.test(t.slice(0, -1)));
-}
-
-/** A busy line: a mid_response marker or the mid_response_pattern on line `i`. */
-export function isBusyLine(s: Screen, p: ResolvedProfile, i: number): boolean {
-  const busyRe = p.matchers.patterns.mid_response_pattern;
-  return hasAny(s.lower[i], p.matchers.markers.mid_response_markers) ||
-    (busyRe !== null && execBounded(busyRe, s.lines[i]) !== null);
 }
 
 /** How far above the input line the activity line may sit (a long task list under it). */

@@ -4,7 +4,7 @@
  */
 import type { ResolvedProfile } from "../profile/resolve.ts";
 import { execBounded } from "../regex/match.ts";
-import { captureLines, isBlank, stripAnsi, stripDecoration } from "./text.ts";
+import { captureLines, contentOf, isBlank, stripAnsi, stripDecoration } from "./text.ts";
 
 /** Non-blank lines at the bottom of the screen that count as "the bottom region". */
 export const BOTTOM_REGION = 15;
@@ -66,4 +66,10 @@ export function styledLine(styled: string[] | null, s: Screen, i: number): strin
     if (stripAnsi(styled[k]).trimEnd() === plain) return styled[k];
   }
   return undefined;
+}
+
+/** The bottom region's non-blank lines (what BOTTOM_REGION counts), decoration stripped. */
+export function tailOf(plain: string): string[] {
+  const lines = captureLines(plain).filter((l) => !isBlank(l));
+  return lines.slice(-BOTTOM_REGION).map(contentOf);
 }

@@ -7,7 +7,7 @@ import { execBounded, type Matcher } from "../regex/match.ts";
 import { drawnByCli, transcriptEnd } from "./blocks.ts";
 import { bottomOutsideBox, type InputBox, statusAreaOf } from "./input.ts";
 import type { Live } from "./liveness.ts";
-import { isBusyLine } from "./readiness.ts";
+import { isBusyLine } from "./line_kinds.ts";
 import { bottomOf, hasAny, lastIndex, type Screen } from "./screen.ts";
 import { contentOf } from "./text.ts";
 import { statusLimitOf, unavailableBannerLine } from "./unavailable.ts";

@@ -26,7 +26,8 @@
 import { gate, type RefusalReason } from "../approve/gate.ts";
 import { toJudged, type Verdicts } from "../approve/judge.ts";
 import type { DangerRule } from "./danger.ts";
-import { planPane, toDriveVerdicts } from "./decide.ts";
+import { planPane } from "./decide.ts";
+import { toDriveVerdicts } from "./verdicts.ts";
 import { freshState } from "./state.ts";
 
 export const CLASSIFY_FORMAT = 1;

@@ -21,7 +21,7 @@ import { localTimeZone } from "../limit/local.ts";
 import { describeServer, type TmuxServer } from "../tmux/run.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
 import { getPaneOption, setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.ts";
-import { commandStandsAlone, type DriveVerdicts, toDriveVerdicts } from "./decide.ts";
+import { commandStandsAlone, type DriveVerdicts, toDriveVerdicts } from "./verdicts.ts";
 import type { DriveEvent } from "./events.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookProblem, runHook } from "./hook.ts";
 import type { ApproveResult, DriveHost, HostPane } from "./run.ts";

@@ -10,7 +10,7 @@
  * the last (capped at 6 h). A limit menu (upgrade / wait / switch model) is never answered. A CLI
  * that goes on by itself (new transcript right below the banner) gets nothing typed.
  */
-import type { DriveVerdicts } from "./decide.ts";
+import { type DriveVerdicts } from "./verdicts.ts";
 import type { LimitMemory } from "./state.ts";
 
 /** The longest wait a comeback backs off to. */

@@ -6,7 +6,8 @@
  * (lib/drive/limit.ts) goes through the same path, with its own test of the fresh capture taken
  * before the first key.
  */
-import { type DriveVerdicts, idleForNudge, stillInBox } from "./decide.ts";
+import { idleForNudge, stillInBox } from "./decide.ts";
+import { type DriveVerdicts } from "./verdicts.ts";
 
 export const NUDGE_RECOVERIES = 2;
 /** Captures (one settle apart) waiting for typed text to show before Enter. */

@@ -8,7 +8,6 @@
 import { DroverError } from "../errors.ts";
 import {
   type DriveSettings,
-  type DriveVerdicts,
   holdsStrayKey,
   observe,
   type PanePlan,
@@ -16,6 +15,7 @@ import {
   strandedText,
   strayKeyEscalation,
 } from "./decide.ts";
+import { type DriveVerdicts } from "./verdicts.ts";
 import { classifyCommand } from "./danger.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";

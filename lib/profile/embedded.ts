@@ -4,8 +4,8 @@
  * must set every seed field. This is the full, slow path: the generator of profiles/compiled.json,
  * `config check` and the tests use it; an ordinary start reads the generated file (shipped.ts).
  */
-import { keyLines } from "../config/toml_lines.ts";
-import { zodIssues } from "../config/issues.ts";
+import { keyLines } from "../toml/key_lines.ts";
+import { zodIssues } from "../toml/issues.ts";
 import { parseToml, TomlError } from "../deps/toml.ts";
 import { DroverError } from "../errors.ts";
 import { EMBEDDED_PROFILES } from "../../profiles/mod.ts";

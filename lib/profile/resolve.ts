@@ -5,11 +5,30 @@
  * 3. the embedded Claude Code default.
  * A CLI nobody has heard of resolves the full Claude default, never an empty profile.
  */
-import type { CliEntry, Config } from "../config/load.ts";
-import { type FieldName, FIELDS, type ProfileValues } from "./fields.ts";
+import { type FieldName, FIELDS, type PartialProfileValues, type ProfileValues } from "./fields.ts";
 import { defaultProfile, shippedFor, type ShippedProfile, shippedProfiles } from "./shipped.ts";
 import { DroverError } from "../errors.ts";
 import type { CompiledPattern, Matcher } from "../regex/mod.ts";
+
+/**
+ * What resolution reads of one `[clis.<name>]` entry: its command and its prompt_profile layer.
+ * Declared here, not taken from lib/config, so the profile layer stays below the configuration
+ * that holds it (a config's `CliEntry` is one).
+ */
+export interface CliLayer {
+  readonly command: string | null;
+  readonly promptProfile: PartialProfileValues;
+  readonly promptProfilePatterns: Partial<Record<FieldName, CompiledPattern>>;
+  readonly promptProfileLines: Partial<Record<FieldName, number>>;
+  readonly line: number;
+}
+
+/** What resolution reads of a configuration (a loaded `Config` is one). */
+export interface ProfileConfig {
+  readonly path: string | null;
+  readonly defaultCli: string | null;
+  readonly clis: Readonly<Record<string, CliLayer>>;
+}
 
 export type FieldSource =
   | { readonly layer: "config"; readonly file: string; readonly line: number }
@@ -70,7 +89,7 @@ function basename(p: string): string {
 }
 
 /** The shipped profile layer for a CLI: by its name, the name's basename, then its command. */
-export function shippedLayerFor(cli: string, entry: CliEntry | undefined): ShippedProfile | null {
+export function shippedLayerFor(cli: string, entry: CliLayer | undefined): ShippedProfile | null {
   const candidates = [cli, basename(cli)];
   if (entry?.command) {
     const c = cliKey(entry.command);
@@ -84,9 +103,9 @@ export function shippedLayerFor(cli: string, entry: CliEntry | undefined): Shipp
   return null;
 }
 
-const cache = new WeakMap<Config, Map<string, ResolvedProfile>>();
+const cache = new WeakMap<ProfileConfig, Map<string, ResolvedProfile>>();
 
-export function resolveProfile(cliName: string, config: Config): ResolvedProfile {
+export function resolveProfile(cliName: string, config: ProfileConfig): ResolvedProfile {
   const cli = cliKey(cliName) || config.defaultCli || DEFAULT_CLI;
   let perConfig = cache.get(config);
   if (!perConfig) {
@@ -180,7 +199,7 @@ export function resolveProfile(cliName: string, config: Config): ResolvedProfile
  * Cline pane, identified as `cline (process)`) — every verdict on its screen came from the
  * embedded Claude Code default. The sentence that says so, and how to add a profile; else null.
  */
-export function judgedByDefault(cli: string, config: Config): string | null {
+export function judgedByDefault(cli: string, config: ProfileConfig): string | null {
   const p = resolveProfile(cli, config);
   if (p.shipped !== null) return null;
   if (Object.values(p.sources).some((s) => s.layer === "config")) return null;
@@ -191,7 +210,7 @@ export function judgedByDefault(cli: string, config: Config): string | null {
 }
 
 /** Every name `--cli` accepts: configured CLIs, the shipped profiles' names, the default. */
-export function knownCliNames(config: Config): string[] {
+export function knownCliNames(config: ProfileConfig): string[] {
   const names = new Set<string>([DEFAULT_CLI, ...Object.keys(config.clis)]);
   for (const p of shippedProfiles()) if (p.verified) { for (const c of p.clis) names.add(c); }
   if (config.defaultCli) names.add(config.defaultCli);
@@ -202,7 +221,7 @@ export function knownCliNames(config: Config): string[] {
  * A `--cli NAME` given on the command line must name a CLI drover knows: a typo would otherwise be
  * judged silently with the Claude default. PROFILE_NOT_FOUND (exit 5) names the known ones.
  */
-export function checkCliFlag(flag: string | undefined, config: Config): void {
+export function checkCliFlag(flag: string | undefined, config: ProfileConfig): void {
   if (flag === undefined) return;
   const name = cliKey(flag);
   const known = knownCliNames(config);
@@ -216,6 +235,6 @@ export function checkCliFlag(flag: string | undefined, config: Config): void {
 }
 
 /** The CLI a command should use when none is given: --cli, else default_cli, else claude. */
-export function effectiveCli(flag: string | undefined, config: Config): string {
+export function effectiveCli(flag: string | undefined, config: ProfileConfig): string {
   return cliKey(flag ?? "") || config.defaultCli || DEFAULT_CLI;
 }

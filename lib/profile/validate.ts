@@ -5,7 +5,7 @@
  */
 import type { FieldName, FieldSpec, PartialProfileValues } from "./fields.ts";
 import { type CompiledPattern, compilePattern, PatternError } from "../regex/mod.ts";
-import { zodIssues } from "../config/issues.ts";
+import { zodIssues } from "../toml/issues.ts";
 import { catchAllProblem, GENERIC_LINES, namedGroupsProblem } from "./value_rules.ts";
 import {
   describe,

@@ -4,15 +4,17 @@
  * (lib/scenarios) on a private tmux server against a local model stand-in, and judge every screen.
  * No printing here (lib/cli/verify.ts does that); progress goes through `onProgress`.
  */
-import type { Config } from "../config/load.ts";
 import { overridesOf } from "../launch/config.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import { paneEnv } from "../scenarios/homes.ts";
 import { tableFor } from "../scenarios/mod.ts";
 import { STANDARD_SCENARIOS, VERIFY_SIZE } from "../scenarios/types.ts";
-import { cliVersion, commandFor, findCli, type FoundCli } from "./find.ts";
+import { cliVersion, commandFor, findCli } from "./find.ts";
 import { Aborted, runTable, type ScenarioResult } from "./run.ts";
 import { saveCaptures } from "./save.ts";
+import type { CliReport, CliStatus, VerifyRequest } from "./report_types.ts";
+
+export type { CliReport, CliStatus, ProgressEvent, VerifyRequest } from "./report_types.ts";
 
 export const VERIFY_SCHEMA = "drover.verify.v1";
 
@@ -24,42 +26,6 @@ export const VERIFY_EXIT = {
   NOT_INSTALLED: 69,
   INTERRUPTED: 130,
 } as const;
-
-export type CliStatus = "hold" | "drift" | "not-installed" | "interrupted";
-
-export interface CliReport {
-  cli: string;
-  command: string;
-  path: string | null;
-  found_by: FoundCli["how"];
-  version: string | null;
-  status: CliStatus;
-  profile: { shipped: string | null; config: string | null };
-  size: string;
-  counts: { hold: number; drift: number; skipped: number; not_run: number; total: number };
-  scenarios: ScenarioResult[];
-  ms: number;
-  summary: string;
-  /** Where this CLI's captures were saved (`--save`), else null. */
-  saved: string | null;
-}
-
-export interface VerifyRequest {
-  clis: string[];
-  config: Config;
-  keepGoing: boolean;
-  save: string | null;
-  signal: AbortSignal;
-  onProgress?: (e: ProgressEvent) => void;
-  /** Seam: PATH handed to the CLIs (default: drover's own). */
-  path?: string;
-}
-
-export type ProgressEvent =
-  | { kind: "start"; cli: string; version: string | null; path: string; sessions: number }
-  | { kind: "not-installed"; cli: string; command: string }
-  | { kind: "scenario"; cli: string; result: ScenarioResult }
-  | { kind: "done"; report: CliReport };
 
 /**
  * The CLIs a request names: `--cli` as given; otherwise (no flag, or `--all`) every CLI drover has

@@ -3,7 +3,7 @@
  * table (scenario → expected verdicts → seen verdicts → ✓/✗) and its one-line summary. Pure.
  */
 import type { Expect } from "../scenarios/types.ts";
-import type { CliReport, ProgressEvent } from "./mod.ts";
+import type { CliReport, ProgressEvent } from "./report_types.ts";
 import type { ScenarioResult } from "./run.ts";
 
 function val(v: unknown): string {

@@ -8,7 +8,7 @@
 import { DroverError } from "../errors.ts";
 import { writeAtomic } from "../io/safe_file.ts";
 import { VERSION } from "../version.ts";
-import type { CliReport } from "./mod.ts";
+import type { CliReport } from "./report_types.ts";
 
 export const CAPTURES_SCHEMA = "drover.verify-captures.v1";
 

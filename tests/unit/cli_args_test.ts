@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type CommandSpec, formatHelp, parseArgv, suggest } from "../../lib/deps/cli.ts";
-import { optionOf } from "../../lib/cli/argv.ts";
+import { optionOf } from "../../lib/deps/argv.ts";
 import { type Entry, ROOT } from "../../lib/cli/commands.ts";
 import { CONDITIONS, WAIT_DEFAULT_TIMEOUT_S, WAIT_TIMEOUT_RANGE } from "../../lib/launch/wait.ts";
 import { DIRECTIONS } from "../../lib/launch/launch.ts";

@@ -16,7 +16,8 @@ import {
   readCachedConfig,
   rebuild,
 } from "../../lib/config/cache.ts";
-import { type Config, loadConfig } from "../../lib/config/load.ts";
+import { loadConfig } from "../../lib/config/discover.ts";
+import type { Config } from "../../lib/config/load.ts";
 import { compilePattern, parsePattern } from "../../lib/regex/compile.ts";
 import { freezePattern } from "../../lib/regex/frozen.ts";
 import { DroverError } from "../../lib/errors.ts";

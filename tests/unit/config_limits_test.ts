@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { DroverError } from "../../lib/errors.ts";
-import { CONFIG_MAX_BYTES, loadConfig, parseConfig } from "../../lib/config/load.ts";
+import { loadConfig } from "../../lib/config/discover.ts";
+import { CONFIG_MAX_BYTES, parseConfig } from "../../lib/config/load.ts";
 import { PROFILE_LIMITS } from "../../lib/profile/schema.ts";
 
 function configError(text: string): DroverError {

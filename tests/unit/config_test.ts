@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { DroverError } from "../../lib/errors.ts";
-import { discoverConfig, loadConfig, parseConfig } from "../../lib/config/load.ts";
-import { keyLines } from "../../lib/config/toml_lines.ts";
+import { discoverConfig, loadConfig } from "../../lib/config/discover.ts";
+import { parseConfig } from "../../lib/config/load.ts";
+import { keyLines } from "../../lib/toml/key_lines.ts";
 import { parseDuration } from "../../lib/config/duration.ts";
 import { resolveDriveOptions } from "../../lib/drive/options.ts";
 

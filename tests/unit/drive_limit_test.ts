@@ -6,13 +6,8 @@
  * default (the limit is escalated as an unavailable CLI, as before, now with `resets_at`).
  */
 import assert from "node:assert/strict";
-import {
-  type DriveSettings,
-  type DriveVerdicts,
-  observe,
-  planPane,
-  toDriveVerdicts,
-} from "../../lib/drive/decide.ts";
+import { type DriveSettings, observe, planPane } from "../../lib/drive/decide.ts";
+import { type DriveVerdicts, toDriveVerdicts } from "../../lib/drive/verdicts.ts";
 import type { DriveEvent, PaneRef } from "../../lib/drive/events.ts";
 import {
   comebackWhen,

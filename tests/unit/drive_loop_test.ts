@@ -5,14 +5,13 @@
 import assert from "node:assert/strict";
 import {
   type DriveSettings,
-  type DriveVerdicts,
   idleForNudge,
   observe,
   planPane,
   stillInBox,
   strandedText,
-  toDriveVerdicts,
 } from "../../lib/drive/decide.ts";
+import { type DriveVerdicts, toDriveVerdicts } from "../../lib/drive/verdicts.ts";
 import type { DriveEvent, PaneRef } from "../../lib/drive/events.ts";
 import { eventJson, humanLine, makeEvent } from "../../lib/drive/events.ts";
 import { acquireLock } from "../../lib/drive/lock.ts";

@@ -11,7 +11,8 @@
 import assert from "node:assert/strict";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { detect } from "../../lib/detect/mod.ts";
-import { type DriveVerdicts, planPane, toDriveVerdicts } from "../../lib/drive/decide.ts";
+import { planPane } from "../../lib/drive/decide.ts";
+import { type DriveVerdicts, toDriveVerdicts } from "../../lib/drive/verdicts.ts";
 import type { DriveEvent, PaneRef } from "../../lib/drive/events.ts";
 import {
   type ApproveResult,

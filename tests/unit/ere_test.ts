@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { captureLines } from "../../lib/detect/text.ts";
 import { FIELDS } from "../../lib/profile/fields.ts";
-import { exportRows, liveOptionEre } from "../../lib/profile/export.ts";
+import { exportRows, liveOptionEre } from "../../lib/sweep/export.ts";
 import { compilePattern, ereEscape, type Matcher, PatternError } from "../../lib/regex/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { shippedProfiles } from "../../lib/profile/embedded.ts";

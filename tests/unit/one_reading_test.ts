@@ -13,7 +13,7 @@ import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { detect } from "../../lib/detect/mod.ts";
 import { stripAnsi } from "../../lib/detect/text.ts";
 import { classifyCapture } from "../../lib/drive/classify.ts";
-import { toDriveVerdicts } from "../../lib/drive/decide.ts";
+import { toDriveVerdicts } from "../../lib/drive/verdicts.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { drover } from "../helpers/drover.ts";
 import { RECORDED_CLIS as PROFILE_OF } from "../helpers/recorded.ts";

@@ -3,7 +3,7 @@
  * fields that decide a drift (on recorded real screens), versions parse, exit codes, the report.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../lib/config/load.ts";
+import { loadConfig } from "../../lib/config/discover.ts";
 import { detect } from "../../lib/detect/mod.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { fillScript } from "../../lib/scenarios/standin.ts";

@@ -13,7 +13,7 @@
  * };
  * ```
  */
-import { loadConfig } from "../../../lib/config/load.ts";
+import { loadConfig } from "../../../lib/config/discover.ts";
 import { resolveProfile } from "../../../lib/profile/resolve.ts";
 import { tableFor } from "../../../lib/scenarios/mod.ts";
 import type { Action, Scenario, ScenarioTable, ScriptStep } from "../../../lib/scenarios/types.ts";

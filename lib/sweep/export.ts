@@ -16,7 +16,7 @@
  * Run the EREs in a UTF-8 locale (e.g. LC_ALL=C.UTF-8) so glyphs are characters, not bytes.
  */
 import { DECORATION } from "../detect/text.ts";
-import { SELECT_GLYPHS } from "../detect/options.ts";
+import { SELECT_GLYPHS } from "../detect/line_kinds.ts";
 import {
   BOTTOM_REGION,
   INPUT_LINE_WINDOW,
@@ -26,10 +26,10 @@ import {
   SHIFTED_MAX_BELOW,
   SHIFTED_OPTION_ABOVE,
 } from "../detect/mod.ts";
-import { type FieldKind, type FieldName, FIELDS } from "./fields.ts";
+import { type FieldKind, type FieldName, FIELDS } from "../profile/fields.ts";
 import { ereEscape, markersToEre } from "../regex/ere.ts";
-import type { ResolvedProfile } from "./resolve.ts";
-import { gateWordsFor } from "./gate_words.ts";
+import type { ResolvedProfile } from "../profile/resolve.ts";
+import { gateWordsFor } from "../profile/gate_words.ts";
 
 /**
  * 2: the layout rule of the live gate (issue 16) needs `_input_line_window` and

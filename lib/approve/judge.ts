@@ -1,7 +1,10 @@
-/** Binds the detectors to one pane's CLI: capture → the verdicts the gate reads. */
+/**
+ * The verdicts the gate reads, from one pane's detector (lib/detect/factory.ts) and the gate's
+ * wordings for its CLI.
+ */
 import type { Config } from "../config/load.ts";
-import { bottomModalLines, detect, type PaneSummary, summarize } from "../detect/mod.ts";
-import type { ZoneSource } from "../detect/limit.ts";
+import { makeDetector } from "../detect/factory.ts";
+import { bottomModalLines, type Verdicts } from "../detect/mod.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import type { PaneCapture } from "../tmux/capture.ts";
 import type { JudgedVerdicts } from "./mod.ts";
@@ -9,38 +12,6 @@ import { type GateWords, gateWordsFor } from "../profile/gate_words.ts";
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
-
-export type Verdicts = ReturnType<typeof detect>;
-
-/** The clock a detector reads printed reset times against (lib/detect `DetectOptions.now`). */
-export interface DetectClock {
-  now: () => number;
-  timeZone: ZoneSource;
-}
-
-export function makeDetector(
-  cli: string,
-  config: Config,
-  title?: string,
-  clock?: DetectClock,
-): (cap: PaneCapture) => Verdicts {
-  const profile = resolveProfile(cli, config);
-  return (cap) =>
-    detect(cap, profile, {
-      ...(title === undefined ? {} : { title }),
-      ...(clock === undefined ? {} : { now: clock.now(), timeZone: clock.timeZone }),
-    });
-}
-
-/** Like makeDetector, for a row that shows only the state, mode and printed version. */
-export function makeSummarizer(
-  cli: string,
-  config: Config,
-  title?: string,
-): (cap: PaneCapture) => PaneSummary {
-  const profile = resolveProfile(cli, config);
-  return (cap) => summarize(cap, profile, title === undefined ? {} : { title });
-}
 
 /**
  * The verdicts the gate reads. With the capture and the gate wordings, also `modal_dialog`: a

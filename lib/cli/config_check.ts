@@ -2,7 +2,7 @@
  * `drover config check`: find, parse and validate the configuration (and the shipped profiles).
  * Errors exit 2 with `file:line: field: reason` lines; unknown top-level tables are warnings.
  */
-import { allowEntryNote } from "../drive/opaque.ts";
+import { allowEntryNote } from "../shell/allow_note.ts";
 import { parseEmbeddedProfiles } from "../profile/embedded.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";

@@ -3,9 +3,9 @@
  * identified and judged. The one-shot table (panes.ts) and the live board (panes_watch.ts) both
  * read it.
  */
-import { makeDetector, makeSummarizer, type Verdicts } from "../approve/judge.ts";
+import { makeDetector, makeSummarizer } from "../detect/factory.ts";
 import type { Config } from "../config/types.ts";
-import type { PaneSummary } from "../detect/mod.ts";
+import type { PaneSummary, Verdicts } from "../detect/mod.ts";
 import { inventoryOf } from "../identify/context.ts";
 import { scanProc } from "../identify/procs.ts";
 import type { CliVersion } from "../identify/version.ts";

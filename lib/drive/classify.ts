@@ -24,8 +24,9 @@
  * know as "VERB (REASON)" (so `opaque`, added within format 1, reads "escalate (opaque)" there).
  */
 import { gate, type RefusalReason } from "../approve/gate.ts";
-import { toJudged, type Verdicts } from "../approve/judge.ts";
-import type { DangerRule } from "./danger.ts";
+import { toJudged } from "../approve/judge.ts";
+import type { Verdicts } from "../detect/mod.ts";
+import type { DangerRule } from "../shell/danger.ts";
 import { planPane } from "./decide.ts";
 import { toDriveVerdicts } from "./verdicts.ts";
 import { freshState } from "./state.ts";
@@ -49,7 +50,7 @@ export type Classification =
   | {
     verb: "escalate";
     reason: "opaque";
-    /** The opaque form ("node -e"), lib/drive/opaque.ts. */
+    /** The opaque form ("node -e"), lib/shell/opaque.ts. */
     opaque: string;
     detail: string;
     command: string;

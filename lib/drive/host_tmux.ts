@@ -4,7 +4,8 @@
  * profile, keys through lib/tmux, approvals through lib/approve's gate.
  */
 import { approve } from "../approve/mod.ts";
-import { type DetectClock, makeDetector, makeGateWords, toJudged } from "../approve/judge.ts";
+import { makeGateWords, toJudged } from "../approve/judge.ts";
+import { type DetectClock, makeDetector } from "../detect/factory.ts";
 import type { Config } from "../config/load.ts";
 import { judgedByDefault } from "../profile/resolve.ts";
 import { DroverError } from "../errors.ts";

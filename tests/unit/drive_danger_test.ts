@@ -5,8 +5,8 @@ import {
   findDanger,
   isScratchPath,
   normalizePath,
-} from "../../lib/drive/danger.ts";
-import { parseShell } from "../../lib/drive/shell_words.ts";
+} from "../../lib/shell/danger.ts";
+import { parseShell } from "../../lib/shell/shell_words.ts";
 
 const ALLOW = [
   "npm test",

@@ -1,12 +1,14 @@
 /**
- * Code that runs code (lib/drive/opaque.ts, issue 25): every command of the issue's table escalates
+ * Code that runs code (lib/shell/opaque.ts, issue 25): every command of the issue's table escalates
  * with its wrapper allowlisted, naming the form; every other opaque form does too, through any
  * prefix; only an entry equal to the whole command approves one; ordinary commands stay
  * allowlistable; `config check`'s notes say what a bare interpreter or runner entry approves.
  */
 import assert from "node:assert/strict";
-import { classifyCommand } from "../../lib/drive/danger.ts";
-import { allowEntryNote, findOpaque, sedMayExecute } from "../../lib/drive/opaque.ts";
+import { classifyCommand } from "../../lib/shell/danger.ts";
+import { allowEntryNote } from "../../lib/shell/allow_note.ts";
+import { findOpaque } from "../../lib/shell/opaque.ts";
+import { sedMayExecute } from "../../lib/shell/opaque_interpreters.ts";
 
 /** The issue's table: allow entry → command on a real Claude Code 2.1.332 prompt → the form. */
 export const ISSUE_TABLE: { allow: string; command: string; form: string }[] = [

@@ -31,6 +31,7 @@ import {
 
 export { APPROVE_EXIT } from "./gate.ts";
 import type { GateWords } from "../profile/gate_words.ts";
+import { sleep } from "../base/sleep.ts";
 
 export type JudgedVerdicts = GateVerdicts & {
   state: string;
@@ -131,8 +132,6 @@ function refused(
     ...base,
   };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Refusals that come from reading the screen (the profile's wording judged it). */
 const SCREEN_REFUSALS: ReadonlySet<RefusalReason | null> = new Set<RefusalReason | null>([

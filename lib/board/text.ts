@@ -4,6 +4,7 @@
  * terminal or the reader is taken out before it can reach the terminal (cellText), and a line
  * never grows past the width it was given.
  */
+import { replaceControls } from "../base/control.ts";
 
 /** Columns a code point takes: 0 for combining marks, 2 for wide (CJK, emoji), else 1. */
 function columnsOf(cp: number): number {
@@ -42,11 +43,8 @@ export function width(text: string): number {
  * - a lone surrogate (not text at all) becomes U+FFFD.
  */
 export function cellText(text: string): string {
-  return text.toWellFormed()
-    .replace(/[\t\n\r\u2028\u2029]+/g, " ")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")
-    .replace(/[\p{Cf}--[\u200c\u200d]]/gv, "");
+  const flat = text.toWellFormed().replace(/[\t\n\r\u2028\u2029]+/g, " ");
+  return replaceControls(flat, () => "?").replace(/[\p{Cf}--[\u200c\u200d]]/gv, "");
 }
 
 /** `text` cut to at most `cols` columns, with "…" marking a cut. */

@@ -30,6 +30,7 @@ import type { DangerRule } from "../shell/danger.ts";
 import { planPane } from "./decide.ts";
 import { toDriveVerdicts } from "./verdicts.ts";
 import { freshState } from "./state.ts";
+import { replaceControlRuns } from "../base/control.ts";
 
 export const CLASSIFY_FORMAT = 1;
 export const CLASSIFY_TAG = `drover-classify/${CLASSIFY_FORMAT}`;
@@ -139,8 +140,7 @@ export function classifyCapture(
 
 /** A field of the line: one line of text, no tabs, never empty. */
 function field(s: string | null | undefined, max = 240): string {
-  // deno-lint-ignore no-control-regex
-  const t = (s ?? "").replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/ {2,}/g, " ").trim();
+  const t = replaceControlRuns(s ?? "", " ").replace(/ {2,}/g, " ").trim();
   if (t === "") return "-";
   return t.length > max ? t.slice(0, max - 1) + "…" : t;
 }

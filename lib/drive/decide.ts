@@ -8,6 +8,7 @@ import type { EscalationReason, PaneRef } from "./events.ts";
 import { limitOver, type LimitStep, limitStep, withoutStaleLimit } from "./limit.ts";
 import type { DriveState } from "./state.ts";
 import { commandStandsAlone, type DriveVerdicts } from "./verdicts.ts";
+import { oneLine } from "../base/clip.ts";
 
 export interface DriveSettings {
   approve: "none" | "allowlist";
@@ -115,11 +116,6 @@ export function nudgeDue(st: DriveState, s: DriveSettings, now: number): boolean
   return now - from >= s.nudgeEveryMs;
 }
 
-function oneLine(s: string, max = 200): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > max ? t.slice(0, max - 1) + "…" : t;
-}
-
 /** What to do about one pane, judged on its sweep capture. */
 export function planPane(
   pane: PaneRef,
@@ -158,7 +154,7 @@ export function planPane(
       reason: "cli-unavailable",
       key: `${pane.id}\u001fcli-unavailable`,
       text: v.cli_unavailable,
-      message: `the ${pane.cli} CLI in this pane cannot serve: ${oneLine(v.cli_unavailable)}`,
+      message: `the ${pane.cli} CLI in this pane cannot serve: ${oneLine(v.cli_unavailable, 200)}`,
       ...(v.limit && v.limit_resets_at ? { resets_at: v.limit_resets_at } : {}),
     };
   }
@@ -173,7 +169,7 @@ export function planPane(
       file_path: v.file_path,
     };
     const shown = v.command !== null
-      ? `"${oneLine(v.command)}"`
+      ? `"${oneLine(v.command, 200)}"`
       : v.file_path !== null
       ? `file ${v.file_path}`
       : "(no command shown)";

@@ -5,6 +5,7 @@
  */
 import { DroverError } from "../errors.ts";
 import { appendRegular, NotRegularFile, openRegular } from "../io/safe_file.ts";
+import { replaceControls } from "../base/control.ts";
 
 export const EVENT_SCHEMA = "drover.event.v1";
 
@@ -94,11 +95,7 @@ export function makeEvent(
 
 /** Escape control characters so a screen's text cannot drive the reader's terminal. */
 function printable(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  return replaceControls(text, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 /** `2026-11-30T14:00:00Z agents escalated %3 agents:0.1 (claude): …` */

@@ -7,6 +7,7 @@
  */
 import { readProcTable } from "../identify/procs.ts";
 import { type DriveEvent, eventJson } from "./events.ts";
+import { sleep } from "../base/sleep.ts";
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 /** How long the hook's processes get between SIGTERM and SIGKILL. */
@@ -19,8 +20,6 @@ export interface HookProblem {
   message: string;
   detail: Record<string, unknown>;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function alive(pid: number): boolean {
   try {

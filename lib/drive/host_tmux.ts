@@ -26,6 +26,7 @@ import { commandStandsAlone, type DriveVerdicts, toDriveVerdicts } from "./verdi
 import type { DriveEvent } from "./events.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookProblem, runHook } from "./hook.ts";
 import type { ApproveResult, DriveHost, HostPane } from "./run.ts";
+import { sleep } from "../base/sleep.ts";
 
 /** Default pause between typing a nudge and pressing Enter (git-paw's submit delay). */
 export const DEFAULT_SETTLE_MS = 1500;
@@ -258,24 +259,10 @@ export class TmuxDriveHost implements DriveHost {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return sleepFor(ms, signal);
+    return sleep(ms, signal);
   }
 
   now(): number {
     return this.clock.now();
   }
-}
-
-/** setTimeout that an AbortSignal cuts short, leaving no timer behind. */
-export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -24,6 +24,7 @@ import { type NudgePort, nudgeText, sendNudge, wedgedHow } from "./nudge.ts";
 import { type DriveState, type LimitMemory, pruneState, shouldEmit } from "./state.ts";
 import { refusedStatePath, saveState } from "./state_file.ts";
 import { isDiskFull, NotRegularFile } from "../io/safe_file.ts";
+import { oneLine } from "../base/clip.ts";
 
 /** Exit codes of `drover drive` (README table). */
 export const DRIVE_EXIT = {
@@ -338,7 +339,7 @@ export class DriveLoop {
         (this.state.panes[ref.id] ??= {}).submitted = { text: plan.text, at: this.host.now() };
         await this.emit(
           "input-submitted",
-          `pressed Enter once for typed-but-unsent input "${clip(plan.text)}"`,
+          `pressed Enter once for typed-but-unsent input "${oneLine(plan.text, 120)}"`,
           ref,
           { text: plan.text },
         );
@@ -359,9 +360,9 @@ export class DriveLoop {
         if (r.outcome === "approved") {
           await this.emit(
             "approved",
-            `approved "${clip(plan.command)}" (allowlist: ${plan.matched.join(", ")}) with ${
-              r.sent.join(" + ")
-            }`,
+            `approved "${oneLine(plan.command, 120)}" (allowlist: ${
+              plan.matched.join(", ")
+            }) with ${r.sent.join(" + ")}`,
             ref,
             { command: plan.command, detail: { matched: plan.matched, sent: r.sent } },
           );
@@ -371,7 +372,7 @@ export class DriveLoop {
           r.reason === "claimed";
         await this.emit(
           "approve-refused",
-          `did not approve "${clip(plan.command)}": ${r.message}`,
+          `did not approve "${oneLine(plan.command, 120)}": ${r.message}`,
           ref,
           {
             command: plan.command,
@@ -386,7 +387,9 @@ export class DriveLoop {
             key: `${ref.id}\u001fprompt\u001f${plan.command}`,
             verdict: `gate:${r.reason ?? r.outcome}`,
             command: plan.command,
-            message: `permission prompt for "${clip(plan.command)}" needs a person: ${r.message}`,
+            message: `permission prompt for "${
+              oneLine(plan.command, 120)
+            }" needs a person: ${r.message}`,
           });
         }
         return undefined;
@@ -409,7 +412,7 @@ export class DriveLoop {
               result.recoveries
                 ? ` after ${result.recoveries} recover${result.recoveries > 1 ? "ies" : "y"}`
                 : ""
-            }: "${clip(plan.text)}"`,
+            }: "${oneLine(plan.text, 120)}"`,
             ref,
             { text: plan.text, detail: { recoveries: result.recoveries } },
           );
@@ -446,9 +449,11 @@ export class DriveLoop {
       const dueAt = new Date(m.dueAt).toISOString();
       const message = step.comeback
         ? `the usage limit came back after the resume: ${
-          clip(m.text)
+          oneLine(m.text, 120)
         }; resuming again at ${dueAt} (${comebackWhen(m)}; backing off)`
-        : `usage limit until ${resetsAt}: ${clip(m.text)}; typing the resume text at ${dueAt}`;
+        : `usage limit until ${resetsAt}: ${
+          oneLine(m.text, 120)
+        }; typing the resume text at ${dueAt}`;
       await this.emit("limit", message, ref, {
         text: m.text,
         resets_at: resetsAt,
@@ -553,7 +558,9 @@ export class DriveLoop {
     if (result.outcome === "delivered") {
       await this.emit(
         "resumed",
-        `the usage limit reset at ${new Date(m.resetsAt).toISOString()}; typed "${clip(text)}"${
+        `the usage limit reset at ${new Date(m.resetsAt).toISOString()}; typed "${
+          oneLine(text, 120)
+        }"${
           result.recoveries
             ? ` after ${result.recoveries} recover${result.recoveries > 1 ? "ies" : "y"}`
             : ""
@@ -672,9 +679,4 @@ function synchronizedNow(pane: HostPane): DroverError {
     "PANES_SYNCHRONIZED",
     `window ${pane.window ?? "?"} of ${pane.ref.id} has synchronize-panes on`,
   );
-}
-
-function clip(s: string, max = 120): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > max ? t.slice(0, max - 1) + "…" : t;
 }

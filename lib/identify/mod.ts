@@ -11,6 +11,7 @@
 import type { PaneInfo } from "../tmux/panes.ts";
 import { type Proc, type ProcTable, subtree } from "./procs.ts";
 import type { CliNames } from "./version.ts";
+import { oneLine } from "../base/clip.ts";
 
 export { readArgvs, readProcTable, scanProc, subtree } from "./procs.ts";
 export { type CliVersion, processVersion, type VersionSource } from "./version.ts";
@@ -151,12 +152,6 @@ export interface IdentifyInput {
   procs?: ProcTable;
 }
 
-/** argv can carry a whole prompt: evidence stays one short line. */
-function clip(s: string): string {
-  const one = s.replace(/\s+/g, " ");
-  return one.length > 120 ? one.slice(0, 117) + "..." : one;
-}
-
 export function identifyPane(input: IdentifyInput): Identified {
   const { pane, config } = input;
   if (pane.droverCli.trim() !== "") {
@@ -181,7 +176,8 @@ export function identifyPane(input: IdentifyInput): Identified {
       candidates.push({
         names,
         paths,
-        evidence: () => clip(`process ${p.pid}: ${p.argv.join(" ")}`),
+        // argv can carry a whole prompt: evidence stays one short line.
+        evidence: () => oneLine(`process ${p.pid}: ${p.argv.join(" ")}`, 120),
       });
     }
   }

@@ -7,6 +7,7 @@
  * (`stabilized: false`, the latest text is still returned).
  */
 import { DroverError, invalidArgument } from "../errors.ts";
+import { sleep as baseSleep } from "../base/sleep.ts";
 
 export const READ_DEFAULTS = { intervalMs: 200, periodMs: 800, timeoutS: 10 } as const;
 export const READ_RANGES = {
@@ -92,7 +93,7 @@ export interface StableResult {
 export async function waitStable(
   capture: () => Promise<string | null>,
   s: Pick<ReadSettings, "intervalMs" | "periodMs" | "timeoutS">,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  sleep: (ms: number) => Promise<void> = baseSleep,
 ): Promise<StableResult> {
   const first = await capture();
   if (first === null) {

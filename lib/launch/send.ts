@@ -10,6 +10,7 @@
  * the box to empty; one more Enter if it did not, then SEND_FAILED. Nothing is sent on any error.
  */
 import { DroverError, invalidArgument, panesSynchronized } from "../errors.ts";
+import { sleep as baseSleep } from "../base/sleep.ts";
 
 export const SEND_MAX_BYTES = 64 * 1024;
 
@@ -75,7 +76,7 @@ export async function sendText(
   deps: SendDeps,
   opts: { settleMs?: number; leaveMs?: number; pollMs?: number } = {},
 ): Promise<SendResult> {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = deps.sleep ?? baseSleep;
   const poll = opts.pollMs ?? 100;
   const noBroadcast = (o: SendObservation) => {
     if (o.synchronized) throw panesSynchronized(`not sending to ${target}`, o.window ?? target);

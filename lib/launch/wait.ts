@@ -7,6 +7,7 @@
  * process dead, or a bare shell left where the agent ran.
  */
 import { DroverError, invalidArgument } from "../errors.ts";
+import { sleep as baseSleep } from "../base/sleep.ts";
 
 export const CONDITIONS = ["ready", "idle", "prompt", "busy", "changed", "exit"] as const;
 export type Condition = typeof CONDITIONS[number];
@@ -64,7 +65,7 @@ export async function waitFor(
   until: Condition,
   observe: () => Promise<Observation>,
   opts: { timeoutS: number; pollMs?: number; target: string },
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  sleep: (ms: number) => Promise<void> = baseSleep,
 ): Promise<WaitResult> {
   const poll = opts.pollMs ?? WAIT_POLL_MS;
   const maxSleeps = Math.max(1, Math.ceil((opts.timeoutS * 1000) / poll));

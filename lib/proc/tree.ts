@@ -3,7 +3,7 @@
  * second node process that ignores the SIGHUP tmux sends on kill-session/kill-server, so killing
  * the tmux side alone leaks them: end every pane's whole process tree by pid as well.
  */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from "../base/sleep.ts";
 
 /** `root` and all its descendants (from /proc), deepest first. */
 export async function processTree(root: number): Promise<number[]> {

@@ -5,6 +5,7 @@
  * applies them again to what it reads back, so a damaged cache is caught without loading zod.
  */
 import type { FieldSpec } from "./fields.ts";
+import { hasControl } from "../base/control.ts";
 
 /** Limits on a `prompt_profile` table: they keep sweep.sh's grep alternations and drover fast. */
 export const PROFILE_LIMITS = {
@@ -16,14 +17,11 @@ export const PROFILE_LIMITS = {
   markersPerProfile: 256,
 } as const;
 
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 /** Why a marker string is unusable, or null. One reason per marker, the first that applies. */
 export function markerProblem(m: string): string | null {
   if (m.length === 0) return "empty marker string (it would match every line)";
   if (m.trim() === "") return "marker is only whitespace (it would match almost every line)";
-  if (CONTROL.test(m)) return "marker contains a control character (tab, newline, escape …)";
+  if (hasControl(m)) return "marker contains a control character (tab, newline, escape …)";
   if (m.length > PROFILE_LIMITS.markerLength) {
     return `marker is ${m.length} characters long; at most ${PROFILE_LIMITS.markerLength} are allowed`;
   }

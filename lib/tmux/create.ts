@@ -7,7 +7,8 @@
 import { DroverError } from "../errors.ts";
 import { data, fmt, paneId, text, type TmuxArg, word } from "./arg.ts";
 import { nonce, sessionTarget } from "./panes.ts";
-import { clip, isMissingTarget, tmux, tmuxFailure, type TmuxServer } from "./run.ts";
+import { isMissingTarget, tmux, tmuxFailure, type TmuxServer } from "./run.ts";
+import { clip } from "../base/clip.ts";
 
 export interface CreatedPane {
   session_id: string;

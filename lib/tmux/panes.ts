@@ -4,7 +4,8 @@
  */
 import { DroverError, invalidArgument } from "../errors.ts";
 import { data, fmt, word } from "./arg.ts";
-import { clip, isMissingTarget, tmux, type TmuxServer } from "./run.ts";
+import { isMissingTarget, tmux, type TmuxServer } from "./run.ts";
+import { clip } from "../base/clip.ts";
 
 export interface PaneInfo {
   /** tmux pane id, e.g. "%12": stable for the pane's life, used for every later command. */

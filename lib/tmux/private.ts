@@ -6,7 +6,8 @@
 import { DroverError } from "../errors.ts";
 import { data, fmt, num, paneId as paneArg, text, word } from "./arg.ts";
 import { nonce } from "./panes.ts";
-import { clip, tmux, type TmuxServer } from "./run.ts";
+import { tmux, type TmuxServer } from "./run.ts";
+import { clip } from "../base/clip.ts";
 
 /** A server started by {@link startPrivateServer}: `-L name`, never the user's. */
 export interface PrivateServer extends TmuxServer {

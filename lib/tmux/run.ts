@@ -5,6 +5,7 @@
 import { DroverError, invalidArgument } from "../errors.ts";
 import { describeBytes } from "../io/capped.ts";
 import type { TmuxArg } from "./arg.ts";
+import { clip } from "../base/clip.ts";
 
 /** Which tmux server to talk to: -L name, -S path, else $TMUX's socket, else tmux's default. */
 export interface TmuxServer {
@@ -197,9 +198,4 @@ export function isMissingTarget(stderr: string): boolean {
   return /can't find (pane|window|session)|no such (pane|window|session)|session not found/i.test(
     stderr,
   );
-}
-
-/** At most `max` characters of `s`, marked when cut (errors never echo megabytes of input). */
-export function clip(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
 }

@@ -44,6 +44,7 @@ import {
 } from "../tmux/private.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
 import { untornCapture } from "./untorn.ts";
+import { sleep as baseSleep } from "../base/sleep.ts";
 
 export type Status = "hold" | "drift" | "skipped" | "not-run";
 
@@ -171,19 +172,11 @@ const APPROVE_SETTLE_MS = 6_000;
  */
 export const WORDING_GRACE_MS = 8_000;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Aborted("interrupted"));
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new Aborted("interrupted"));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/** The one sleep, for a run that ends when interrupted: an abort rejects with Aborted. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new Aborted("interrupted");
+  await baseSleep(ms, signal);
+  if (signal.aborted) throw new Aborted("interrupted");
 }
 
 /** Results in report order: the standard set first (in its order), then a table's extras. */

@@ -1,3 +1,4 @@
+import { sleep } from "../../base/sleep.ts";
 /**
  * A scripted stand-in for the Anthropic Messages API on 127.0.0.1, for the lab (DESIGN §11).
  *
@@ -261,16 +262,6 @@ function chunks(text: string, size: number): string[] {
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
   return out.length ? out : [""];
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
-  });
 
 let serial = 0;
 

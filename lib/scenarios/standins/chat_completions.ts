@@ -15,13 +15,13 @@ import {
   chunks,
   json,
   ScriptedStandin,
-  sleep,
   SSE_HEADERS,
   type StandinOptions,
   type Step,
   streamBody,
   type StreamContext,
 } from "./step_script.ts";
+import { sleep } from "../../base/sleep.ts";
 
 export type { Step } from "./step_script.ts";
 

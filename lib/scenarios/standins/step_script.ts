@@ -290,19 +290,6 @@ export function streamBody(
   });
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** Split text into deltas: by `chunkChars` characters, else keeping each word with its space. */
 export function chunks(text: string, chunkChars?: number): string[] {
   if (chunkChars && chunkChars > 0) {

@@ -3,7 +3,8 @@
  * remembered state and the clock. It only says what to do; the runner re-confirms every action on
  * a fresh capture before any key is sent (DESIGN §6) and applies the dedup windows.
  */
-import { classifyCommand, type DangerRule } from "../shell/danger.ts";
+import { classifyCommand } from "../shell/allowlist.ts";
+import type { DangerRule } from "../shell/danger.ts";
 import type { EscalationReason, PaneRef } from "./events.ts";
 import { limitOver, type LimitStep, limitStep, withoutStaleLimit } from "./limit.ts";
 import type { DriveState } from "./state.ts";

@@ -16,7 +16,7 @@ import {
   strayKeyEscalation,
 } from "./decide.ts";
 import { type DriveVerdicts } from "./verdicts.ts";
-import { classifyCommand } from "../shell/danger.ts";
+import { classifyCommand } from "../shell/allowlist.ts";
 import { type DriveEvent, type EventType, makeEvent, type PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";
 import { comebackWhen, newBelowBanner, readyForResume } from "./limit.ts";

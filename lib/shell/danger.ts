@@ -1,5 +1,5 @@
 /**
- * The drive loop's command judgement: compiled danger rules, then the configured allowlist.
+ * The compiled danger rules of command judgement (DESIGN §6).
  *
  * Danger rules are compiled on purpose: a profile or config file can be written by the agents
  * being supervised, so nothing in configuration may switch a rule off or narrow it. They are
@@ -7,13 +7,9 @@
  * `env`, `xargs`, `find -exec`, `bash -c` are seen through): a false alarm costs an escalation to a
  * human, a miss could cost a machine.
  *
- * The allowlist is stricter still: every simple command of the line must start with the words of
- * an allowlist entry, and the line must hold nothing whose effect is not literal (substitutions,
- * expansions, assignments in front of the command, output redirections, compound syntax). Code
- * that runs code (opaque.ts: `node -e`, `git -c`, `npx` …) is never approved by a prefix: only an
- * entry equal to the whole command approves it.
+ * The allowlist comes after them (allowlist.ts).
  */
-import { findOpaque } from "./opaque.ts";
+import { isDevicePath, isScratchPath, isSystemPath, normalizePath } from "./paths.ts";
 import { baseName, isAssignment, parseShell, type Segment } from "./shell_words.ts";
 
 export type DangerRule =
@@ -41,13 +37,6 @@ export interface Danger {
   /** The words (or text) that triggered it, for the escalation message. */
   detail: string;
 }
-
-export type CommandVerdict =
-  | { decision: "allow"; matched: string[] }
-  | { decision: "danger"; rule: DangerRule; detail: string }
-  /** Code that runs code (opaque.ts): no prefix entry approves it, only one equal to the command. */
-  | { decision: "opaque"; form: string; detail: string }
-  | { decision: "unlisted"; reason: string };
 
 const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"]);
 const SHELLS = new Set([
@@ -111,48 +100,6 @@ const WRAPPERS = new Set([
   ...PRIVILEGE,
 ]);
 const REMOTE_FETCH = /\b(curl|wget|fetch|aria2c|nc|ncat|socat|http|httpie|lwp-request)\b/;
-const SAFE_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/[0-9]+|pts\/[0-9]+)$/;
-const SYSTEM_DIRS =
-  /^\/(etc|boot|bin|sbin|usr|lib|lib32|lib64|libx32|proc|sys|root|var\/lib|var\/spool|System|Library|private\/etc)(\/|$)/;
-
-/** Collapse "//", "/./" and "a/../" lexically; keeps relative paths relative. */
-export function normalizePath(p: string): string {
-  const abs = p.startsWith("/");
-  const out: string[] = [];
-  for (const part of p.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
-      else if (!abs) out.push("..");
-      continue;
-    }
-    out.push(part);
-  }
-  return (abs ? "/" : "") + out.join("/");
-}
-
-/**
- * A scratch location a recursive delete may target: strictly inside /tmp or /var/tmp, with a named
- * first component (so neither "/tmp" nor "/tmp/*" qualifies), written literally.
- */
-export function isScratchPath(word: string, dynamic: boolean): boolean {
-  if (dynamic) return false;
-  if (word.includes("..")) return false;
-  const n = normalizePath(word);
-  const m = /^\/(?:var\/)?tmp\/([^/]+)/.exec(n);
-  if (!m) return false;
-  return !/^[*?[\]]+$/.test(m[1]) && !/^\.+$/.test(m[1]);
-}
-
-function isDevicePath(p: string): boolean {
-  const n = normalizePath(p);
-  return n.startsWith("/dev/") && !SAFE_DEVICES.test(n);
-}
-
-function isSystemPath(p: string): boolean {
-  return SYSTEM_DIRS.test(normalizePath(p));
-}
-
 /** Split a word into its option letters if it is a short-option cluster ("-rf" → "rf"). */
 function shortFlags(w: string): string {
   return /^-[A-Za-z]+$/.test(w) ? w.slice(1) : "";
@@ -472,75 +419,4 @@ function dangerAt(text: string, depth: number): Danger | undefined {
 /** The first compiled danger rule the command trips, if any. */
 export function findDanger(command: string): Danger | undefined {
   return dangerAt(command, 0);
-}
-
-/** Features a command may have and still be allowlisted. */
-const TOLERATED = new Set(["glob"]);
-const JOINS = new Set(["", ";", "\n", "&&", "||", "|"]);
-
-function isHarmlessRedirect(op: string, target: string, dynamic: boolean): boolean {
-  if (target === "" && /&[0-9]+$/.test(op)) return true; // 2>&1, >&2
-  if (dynamic) return false;
-  if (op.includes(">")) return normalizePath(target) === "/dev/null";
-  return /^[0-9]*<$/.test(op); // reading a file
-}
-
-/** Normalise an allowlist entry into its words (entries are plain command prefixes). */
-export function entryWords(entry: string): string[] {
-  return entry.trim().split(/\s+/).filter((w) => w !== "");
-}
-
-/**
- * Judge a prompt's command: compiled danger rules first (no configuration overrides them), then
- * the opaque forms (no prefix approves them), then the allowlist of command prefixes. Only "allow"
- * may lead to an approval.
- */
-export function classifyCommand(command: string, allow: readonly string[]): CommandVerdict {
-  const text = command.trim();
-  if (text === "") return { decision: "unlisted", reason: "the prompt shows no command" };
-  const danger = findDanger(text);
-  if (danger) return { decision: "danger", rule: danger.rule, detail: danger.detail };
-  const opaque = findOpaque(text);
-  // An entry written out as this very command is the operator's judgement of its program text.
-  const whole = opaque ? allow.find((a) => a.trim() === text) : undefined;
-  if (opaque && whole === undefined) {
-    return { decision: "opaque", form: opaque.form, detail: opaque.detail };
-  }
-  const entries = allow.map(entryWords).filter((e) => e.length > 0);
-  if (entries.length === 0) return { decision: "unlisted", reason: "the allowlist is empty" };
-  const p = parseShell(text);
-  if (p.error) return { decision: "unlisted", reason: `cannot read the command (${p.error})` };
-  const blocking = [...p.features].filter((f) => !TOLERATED.has(f));
-  if (blocking.length > 0) {
-    return { decision: "unlisted", reason: `the command uses ${blocking.sort().join(", ")}` };
-  }
-  if (p.segments.length === 0) {
-    return { decision: "unlisted", reason: "the prompt shows no command" };
-  }
-  const matched: string[] = [];
-  for (const seg of p.segments) {
-    if (!JOINS.has(seg.joinedBy)) {
-      return { decision: "unlisted", reason: `the command is joined by "${seg.joinedBy}"` };
-    }
-    const bad = seg.redirects.find((r) => !isHarmlessRedirect(r.op, r.target, r.dynamic));
-    if (bad) {
-      return {
-        decision: "unlisted",
-        reason: `the command redirects ${bad.op} ${bad.target}`.trim(),
-      };
-    }
-    if (whole !== undefined) continue;
-    const hit = entries.find((e) =>
-      e.length <= seg.words.length &&
-      e.every((w, k) => seg.words[k] === w && !seg.dynamic[k] && !seg.glob[k])
-    );
-    if (!hit) {
-      return {
-        decision: "unlisted",
-        reason: `"${seg.words.join(" ")}" matches no allowlist entry`,
-      };
-    }
-    matched.push(hit.join(" "));
-  }
-  return { decision: "allow", matched: whole !== undefined ? [whole.trim()] : matched };
 }

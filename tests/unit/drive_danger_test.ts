@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 const assertEquals: (a: unknown, b: unknown, m?: string) => void = assert.deepEqual;
-import {
-  classifyCommand,
-  findDanger,
-  isScratchPath,
-  normalizePath,
-} from "../../lib/shell/danger.ts";
+import { findDanger } from "../../lib/shell/danger.ts";
+import { classifyCommand } from "../../lib/shell/allowlist.ts";
+import { isScratchPath, normalizePath } from "../../lib/shell/paths.ts";
 import { parseShell } from "../../lib/shell/shell_words.ts";
 
 const ALLOW = [

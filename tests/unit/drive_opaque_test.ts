@@ -5,7 +5,7 @@
  * allowlistable; `config check`'s notes say what a bare interpreter or runner entry approves.
  */
 import assert from "node:assert/strict";
-import { classifyCommand } from "../../lib/shell/danger.ts";
+import { classifyCommand } from "../../lib/shell/allowlist.ts";
 import { allowEntryNote } from "../../lib/shell/allow_note.ts";
 import { findOpaque } from "../../lib/shell/opaque.ts";
 import { sedMayExecute } from "../../lib/shell/opaque_interpreters.ts";

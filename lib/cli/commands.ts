@@ -19,16 +19,10 @@
  * Help strings are plain text here on purpose: importing a module for a constant would load it on
  * every start. tests/unit/cli_args_test.ts checks such strings against their constants.
  */
-import type { CommandSpec } from "../deps/cli.ts";
-import type { CommandModule } from "./invocation.ts";
+import { INTERNAL_COMMANDS } from "./commands_internal.ts";
+import type { Entry } from "./invocation.ts";
 
-export interface Entry extends CommandSpec {
-  /** The `drover.<command>.v1` schema of the command's --json envelope (errors included). */
-  schema?: string;
-  /** The command's code; imported only when it runs. */
-  load?: () => Promise<CommandModule>;
-  commands?: readonly Entry[];
-}
+export type { Entry } from "./invocation.ts";
 
 const TARGET = { arg: "<target>", help: "pane: %id or session:window.pane" };
 const CLI_ASSUMED = {
@@ -143,67 +137,7 @@ export const ROOT: Entry = {
       options: [CLI_ASSUMED],
       load: () => import("./send.ts"),
     },
-    {
-      name: "__prompt-profile",
-      hidden: true,
-      help: "print the resolved prompt profile as POSIX EREs (for sweep.sh)",
-      schema: "drover.prompt-profile.v1",
-      options: [
-        {
-          flags: "--cli <name>",
-          help: "CLI whose profile to resolve (default: default_cli, else claude)",
-        },
-        { flags: "--field <field>", help: "print only this field, as one line" },
-        { flags: "--format <format>", help: "line | tsv | json" },
-        {
-          flags: "--format-version <n>",
-          help: "the format version the reader expects (sweep.sh passes it)",
-        },
-      ],
-      load: () => import("./prompt_profile.ts"),
-    },
-    {
-      name: "__classify",
-      hidden: true,
-      help: "judge a capture on stdin as drive --approve allowlist would (for sweep.sh)",
-      schema: "drover.classify.v1",
-      options: [
-        {
-          flags: "--cli <name>",
-          help: "CLI whose profile judges the capture (default: default_cli, else claude)",
-        },
-        {
-          flags: "--allow <prefix>",
-          help: "allowlisted command prefix (repeatable; replaces [drive].allow); code that " +
-            "runs code (node -e, git -c, npx …) only by an entry equal to the whole command",
-          repeatable: true,
-        },
-        {
-          flags: "--styled <file>",
-          help: "the styled capture (capture-pane -p -e -J) of the same screen",
-        },
-        { flags: "--title <title>", help: "the pane title" },
-        {
-          flags: "--format-version <n>",
-          help: "the format version the reader expects (sweep.sh passes it)",
-        },
-      ],
-      load: () => import("./classify.ts"),
-    },
-    {
-      name: "__claim-paths",
-      hidden: true,
-      help: "print where a pane's approve claim lives, one path a line (for sweep.sh)",
-      schema: "drover.claim-paths.v1",
-      args: [{ arg: "<pane>", help: "tmux pane id (%12)" }],
-      options: [
-        {
-          flags: "--format-version <n>",
-          help: "the format version the reader expects (sweep.sh passes it)",
-        },
-      ],
-      load: () => import("./claim_paths.ts"),
-    },
+    ...INTERNAL_COMMANDS,
     {
       name: "profile",
       help: "inspect prompt-shape profiles",

@@ -1,5 +1,5 @@
 /** What a command's code receives from the argument layer, and what it must export. */
-import type { ArgValue, OptionValue } from "../deps/cli.ts";
+import type { ArgValue, CommandSpec, OptionValue } from "../deps/cli.ts";
 import type { CommandResult, GlobalOptions } from "./output.ts";
 
 export interface Invocation {
@@ -15,4 +15,13 @@ export interface Invocation {
 export interface CommandModule {
   // deno-lint-ignore no-explicit-any
   action(inv: Invocation): Promise<CommandResult<any>> | CommandResult<any>;
+}
+
+/** One entry of the command table (commands.ts): a command's spec, its schema and its code. */
+export interface Entry extends CommandSpec {
+  /** The `drover.<command>.v1` schema of the command's --json envelope (errors included). */
+  schema?: string;
+  /** The command's code; imported only when it runs. */
+  load?: () => Promise<CommandModule>;
+  commands?: readonly Entry[];
 }

@@ -158,14 +158,13 @@ const MAX_LINES = 450;
 /**
  * The files still over it, each at most as long as when it was listed: the list only shrinks.
  * Each waits on a split along its real seams (verify's runSession, DriveLoop.act, the Anthropic
- * stand-in onto ScriptedStandin, parseShell, the command tree).
+ * stand-in onto ScriptedStandin, parseShell).
  */
 const STILL_OVER: Record<string, number> = {
   "verify/run.ts": 769,
   "drive/run.ts": 682,
   "scenarios/standins/anthropic.ts": 583,
   "shell/shell_words.ts": 478,
-  "cli/commands.ts": 470,
 };
 
 Deno.test("architecture: no lib/ file over 450 lines but the listed ones, and none of those grows", () => {
@@ -174,6 +173,9 @@ Deno.test("architecture: no lib/ file over 450 lines but the listed ones, and no
     const n = Deno.readTextFileSync(f).split("\n").length - 1;
     const cap = STILL_OVER[rel(f)] ?? MAX_LINES;
     if (n > cap) over.push(`${rel(f)}: ${n} lines (at most ${cap})`);
+    if (STILL_OVER[rel(f)] !== undefined && n <= MAX_LINES) {
+      over.push(`${rel(f)}: ${n} lines now, drop it from STILL_OVER`);
+    }
   }
   assert.deepEqual(over, []);
   for (const f of Object.keys(STILL_OVER)) {

@@ -30,7 +30,7 @@ export async function loadDetector(): Promise<Detector | undefined> {
   const files = {
     detect: `${REPO_ROOT}/lib/detect/mod.ts`,
     resolve: `${REPO_ROOT}/lib/profile/resolve.ts`,
-    load: `${REPO_ROOT}/lib/config/load.ts`,
+    load: `${REPO_ROOT}/lib/config/discover.ts`,
   };
   for (const f of Object.values(files)) if (!(await exists(f))) return undefined;
   // Non-literal specifiers: `deno check` must not require modules another helper is still writing.
@@ -38,10 +38,15 @@ export async function loadDetector(): Promise<Detector | undefined> {
   const detectMod = await import(spec(files.detect));
   const resolveMod = await import(spec(files.resolve));
   const loadMod = await import(spec(files.load));
-  if (
-    typeof detectMod.detect !== "function" || typeof resolveMod.resolveProfile !== "function" ||
-    typeof loadMod.loadConfig !== "function"
-  ) return undefined;
+  // Present but without what the lab calls: a refactor moved it, and the lab must say so rather
+  // than go on comparing screens with no detect() at all.
+  const missing = [
+    typeof detectMod.detect !== "function" && `${files.detect} exports no detect()`,
+    typeof resolveMod.resolveProfile !== "function" &&
+    `${files.resolve} exports no resolveProfile()`,
+    typeof loadMod.loadConfig !== "function" && `${files.load} exports no loadConfig()`,
+  ].filter(Boolean);
+  if (missing.length) throw new Error(`lab: the detect hook cannot load: ${missing.join("; ")}`);
   // The embedded defaults only: no user config may leak into what the lab verifies.
   const emptyConfig = await Deno.makeTempDir({ prefix: "drover-lab-cfg-" });
   let config: unknown;

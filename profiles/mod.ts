@@ -9,6 +9,7 @@ import gemini from "./gemini.toml" with { type: "text" };
 import qwen from "./qwen.toml" with { type: "text" };
 import opencode from "./opencode.toml" with { type: "text" };
 import copilot from "./copilot.toml" with { type: "text" };
+import cline from "./cline.toml" with { type: "text" };
 
 export interface EmbeddedProfileText {
   /** Path relative to the repository, used in error messages and provenance. */
@@ -23,4 +24,5 @@ export const EMBEDDED_PROFILES: readonly EmbeddedProfileText[] = [
   { file: "profiles/qwen.toml", text: qwen },
   { file: "profiles/opencode.toml", text: opencode },
   { file: "profiles/copilot.toml", text: copilot },
+  { file: "profiles/cline.toml", text: cline },
 ];

@@ -376,11 +376,12 @@ num() {
 
 # sgr_walk LINE -> SW_TEXT (the visible text) and its runs of equally styled text: SW_AT[k] (the
 # column run k starts at), SW_RUN[k] (its text), SW_BRIGHT[k] (1: neither dim nor a grey
-# foreground, or inverse — how a TUI draws the selected choice).
+# foreground, or inverse — how a TUI draws the selected choice), SW_BG[k] (its background: d,
+# p<n> or rgb(r,g,b), as drover's styledChars keys it).
 sgr_walk() {
-  local rest=$1 dim=0 inv=0 fg=d chunk k
+  local rest=$1 dim=0 inv=0 fg=d bg=d chunk k
   local -a ps
-  SW_TEXT="" SW_AT=() SW_RUN=() SW_BRIGHT=()
+  SW_TEXT="" SW_AT=() SW_RUN=() SW_BRIGHT=() SW_BG=()
   shopt -u nocasematch
   while [[ -n "$rest" ]]; do
     if [[ "$rest" != $'\e'* ]]; then
@@ -388,6 +389,7 @@ sgr_walk() {
       SW_AT+=("${#SW_TEXT}")
       SW_RUN+=("$chunk")
       if ((!dim)) && { ((inv)) || ! is_grey_fg "$fg"; }; then SW_BRIGHT+=(1); else SW_BRIGHT+=(0); fi
+      SW_BG+=("$bg")
       SW_TEXT+=$chunk
       rest=${rest:${#chunk}}
     elif [[ "$rest" =~ $RE_SGR ]] && ((${#BASH_REMATCH[0]} <= 64)); then
@@ -397,7 +399,7 @@ sgr_walk() {
       for ((k = 0; k < ${#ps[@]}; k++)); do
         num "${ps[k]}"
         case $NUM in
-        0) dim=0 inv=0 fg=d ;;
+        0) dim=0 inv=0 fg=d bg=d ;;
         2) dim=1 ;;
         22) dim=0 ;;
         7) inv=1 ;;
@@ -405,27 +407,26 @@ sgr_walk() {
         3[0-7]) fg=p$((NUM - 30)) ;;
         9[0-7]) fg=p$((NUM - 90 + 8)) ;;
         39) fg=d ;;
+        4[0-7]) bg=p$((NUM - 40)) ;;
+        10[0-7]) bg=p$((NUM - 100 + 8)) ;;
+        49) bg=d ;;
         38 | 48)
           local kind=$NUM sub
           num "${ps[k + 1]:-}"
           sub=$NUM
           if ((sub == 5)); then
-            if ((kind == 38)); then
-              num "${ps[k + 2]:-}"
-              fg=p$NUM
-            fi
+            num "${ps[k + 2]:-}"
+            if ((kind == 38)); then fg=p$NUM; else bg=p$NUM; fi
             k=$((k + 2))
           elif ((sub == 2)); then
-            if ((kind == 38)); then
-              local r g b
-              num "${ps[k + 2]:-}"
-              r=$NUM
-              num "${ps[k + 3]:-}"
-              g=$NUM
-              num "${ps[k + 4]:-}"
-              b=$NUM
-              fg="rgb($r,$g,$b)"
-            fi
+            local r g b
+            num "${ps[k + 2]:-}"
+            r=$NUM
+            num "${ps[k + 3]:-}"
+            g=$NUM
+            num "${ps[k + 4]:-}"
+            b=$NUM
+            if ((kind == 38)); then fg="rgb($r,$g,$b)"; else bg="rgb($r,$g,$b)"; fi
             k=$((k + 4))
           fi
           ;;
@@ -490,9 +491,56 @@ choice_bright() {
   ((seen))
 }
 
+# choice_bg C0 C1 -> CBG: the one background every visible character of columns [C0, C1) of the
+# walked line is drawn on; "" when they differ or there is none.
+choice_bg() {
+  local c0=$1 c1=$2 k s e a b part
+  CBG=""
+  local seen=0
+  for ((k = 0; k < ${#SW_AT[@]}; k++)); do
+    s=${SW_AT[k]}
+    e=$((s + ${#SW_RUN[k]}))
+    ((e <= c0 || s >= c1)) && continue
+    a=$((s > c0 ? s : c0))
+    b=$((e < c1 ? e : c1))
+    part=${SW_RUN[k]:a-s:b-a}
+    [[ "$part" == *[![:space:]]* ]] || continue
+    if ((seen)) && [[ "${SW_BG[k]}" != "$CBG" ]]; then
+      CBG=""
+      return 0
+    fi
+    CBG=${SW_BG[k]} seen=1
+  done
+}
+
+# row_bg FROM -> RBG: the background most characters of the walked line from column FROM on are
+# drawn on (the row's own, after its last choice); "" on a tie or when there are none.
+row_bg() {
+  local from=$1 k s e n best="" top=0 second=0 key
+  local -A cnt=()
+  for ((k = 0; k < ${#SW_AT[@]}; k++)); do
+    s=${SW_AT[k]}
+    e=$((s + ${#SW_RUN[k]}))
+    ((e <= from)) && continue
+    n=$((e - (s > from ? s : from)))
+    cnt["${SW_BG[k]}"]=$((${cnt["${SW_BG[k]}"]:-0} + n))
+  done
+  for key in "${!cnt[@]}"; do
+    n=${cnt[$key]}
+    if ((n > top)); then
+      second=$top top=$n best=$key
+    elif ((n > second)); then
+      second=$n
+    fi
+  done
+  RBG=""
+  ((top > 0 && top > second)) && RBG=$best
+}
+
 # choice_row CLI RS RE -> CHOICE (0/1: a choice row in NB[RS..RE]), CHOICE1 (its first choice),
 # CHOICE1_SEL (0/1: the first choice is the one selected): the lowest line carrying every
-# choice_row_markers entry in order; selected = the only choice drawn bright in the styled capture.
+# choice_row_markers entry in order; selected = the only choice drawn bright in the styled capture,
+# or, when every choice is bright, the only one on a background of its own (not the row's).
 choice_row() {
   local cli=$1 rs=$2 re=$3 k n count low from at m rest pre cols bright
   CHOICE=0 CHOICE1="" CHOICE1_SEL=0
@@ -523,6 +571,21 @@ choice_row() {
     done
     local lit=0
     for m in "${bright[@]}"; do ((m)) && lit=$((lit + 1)); done
+    if ((lit == count)); then
+      # Every choice bright: the background tells (as drover's selectedChoices).
+      m=${PROF["$cli|_choice_$((count - 1))"]}
+      row_bg $((cols[count - 1] + ${#m}))
+      lit=0 bright=()
+      for ((n = 0; n < count; n++)); do
+        m=${PROF["$cli|_choice_$n"]}
+        choice_bg "${cols[n]}" $((cols[n] + ${#m}))
+        if [[ -n "$RBG" && -n "$CBG" && "$CBG" != "$RBG" ]]; then
+          bright+=(1) lit=$((lit + 1))
+        else
+          bright+=(0)
+        fi
+      done
+    fi
     ((lit == 1 && bright[0] == 1)) && CHOICE1_SEL=1
     return 0
   done

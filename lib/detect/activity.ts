@@ -20,7 +20,11 @@ import { midResponseOf } from "./readiness.ts";
 import type { Screen } from "./screen.ts";
 import { isBlank, isRule } from "./text.ts";
 
-/** How far above the input box the turn's region is looked at (a long task list under it). */
+/**
+ * How many non-blank lines above the input box the turn's region is looked at (a long task list
+ * under it). Blank rows do not count: in a tall pane a CLI can leave the rows between its
+ * transcript and its input box empty (Cline 3.0.65 at 120x60: the busy line 42 rows above the box).
+ */
 export const TURN_REGION_ABOVE = 40;
 
 /** The two places a ruled input box gives the CLI's own state lines. */
@@ -42,8 +46,9 @@ export function turnRegionOf(
   while (i >= 0 && isBlank(s.lines[i])) i--;
   if (i < 0 || !isRule(s.lines[i])) return null;
   const above: number[] = [];
-  for (let k = i - 1, n = 0; k >= 0 && n < TURN_REGION_ABOVE; k--, n++) {
+  for (let k = i - 1, n = 0; k >= 0 && n < TURN_REGION_ABOVE; k--) {
     if (isBlank(s.lines[k])) continue;
+    n++;
     const place = placeOf(s, p, k);
     // Under reduced motion the spinner is the answer glyph ("● Thundering… (2m 53s · …)"): the
     // busy-line pattern tells it from an answer.

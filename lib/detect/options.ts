@@ -124,8 +124,10 @@ export function choiceColumnOf(
 /**
  * `choice_row_markers`: the lowest line of the live region that carries every choice, in order.
  * A choice is selected when it is the only one drawn bright (not dim, not grey) in the styled
- * capture; with no styled capture, or no single bright choice, none is selected (so nothing that
- * relies on the selection acts).
+ * capture; when every choice is bright, when it is the only one drawn on a background of its own
+ * (Cline 3.0.65: "[y] Approve" black on blue, "[n] Deny" white on the modal's grey, as is the rest
+ * of the row). With no styled capture, or no single such choice, none is selected (so nothing
+ * that relies on the selection acts).
  */
 export function choiceRowOf(
   s: Screen,
@@ -149,15 +151,19 @@ export function choiceRowOf(
     }
     if (cols.length !== lows.length) continue;
     const line = styledLine(styled, s, i);
-    const bright = line === undefined ? null : brightChoices(line, cols, lows);
-    const single = bright !== null && bright.filter(Boolean).length === 1;
-    return markers.map((m, n) => ({ text: m, selected: single && bright![n] }));
+    const picked = line === undefined ? null : selectedChoices(line, cols, lows);
+    const single = picked !== null && picked.filter(Boolean).length === 1;
+    return markers.map((m, n) => ({ text: m, selected: single && picked![n] }));
   }
   return null;
 }
 
-/** For each choice at `cols` (UTF-16 columns of the plain line): drawn bright in its styled line? */
-function brightChoices(
+/**
+ * For each choice at `cols` (UTF-16 columns of the plain line): is it the one drawn as selected in
+ * its styled line? Bright where the others are dim or grey; else, when all are bright, set on a
+ * background of its own where the others share the background of the rest of the row.
+ */
+function selectedChoices(
   sl: string,
   cols: readonly number[],
   markers: readonly string[],
@@ -170,9 +176,25 @@ function brightChoices(
     at.push(col);
     col += c.ch.length;
   }
-  return cols.map((c0, n) => {
-    const c1 = c0 + markers[n].length;
-    const inChoice = chars.filter((c, j) => at[j] >= c0 && at[j] < c1 && c.ch.trim() !== "");
-    return inChoice.length > 0 && inChoice.every((c) => !c.dim && (c.inverse || !isGreyFg(c.fg)));
+  const inChoice = cols.map((c0, n) =>
+    chars.filter((c, j) => at[j] >= c0 && at[j] < c0 + markers[n].length && c.ch.trim() !== "")
+  );
+  const bright = inChoice.map((cs) =>
+    cs.length > 0 && cs.every((c) => !c.dim && (c.inverse || !isGreyFg(c.fg)))
+  );
+  if (bright.filter(Boolean).length !== bright.length) return bright;
+  // Every choice bright: the background tells. The row's own background is the one most of the
+  // blanks after the last choice are drawn on (a selected last choice pads one blank after it).
+  const last = cols[cols.length - 1] + markers[markers.length - 1].length;
+  const counts = new Map<string, number>();
+  chars.forEach((c, j) => {
+    if (at[j] >= last) counts.set(c.bg, (counts.get(c.bg) ?? 0) + 1);
   });
+  const ranked = [...counts].sort((x, y) => y[1] - x[1]);
+  const row = ranked.length > 0 && (ranked.length === 1 || ranked[0][1] > ranked[1][1])
+    ? ranked[0][0]
+    : null;
+  return inChoice.map((cs) =>
+    row !== null && cs.length > 0 && cs.every((c) => c.bg === cs[0].bg && c.bg !== row)
+  );
 }

@@ -115,12 +115,14 @@ export interface StyledChar {
   inverse: boolean;
   /** Foreground as a comparable key: "d" default, "p<n>" palette, "rgb(r,g,b)". */
   fg: string;
+  /** Background, the same way ("d": default, or whatever an earlier line left set). */
+  bg: string;
 }
 
 /** Walk a styled line and report each visible character with its SGR state. */
 export function styledChars(line: string): StyledChar[] {
   const out: StyledChar[] = [];
-  let dim = false, inverse = false, fg = "d";
+  let dim = false, inverse = false, fg = "d", bg = "d";
   let i = 0;
   while (i < line.length) {
     const c = line[i];
@@ -135,6 +137,7 @@ export function styledChars(line: string): StyledChar[] {
             dim = false;
             inverse = false;
             fg = "d";
+            bg = "d";
           } else if (p === 2) dim = true;
           else if (p === 22) dim = false;
           else if (p === 7) inverse = true;
@@ -148,8 +151,15 @@ export function styledChars(line: string): StyledChar[] {
           } else if (p === 38 && ps[k + 1] === 2) {
             fg = `rgb(${ps[k + 2] ?? 0},${ps[k + 3] ?? 0},${ps[k + 4] ?? 0})`;
             k += 4;
-          } else if (p === 48 && (ps[k + 1] === 5 || ps[k + 1] === 2)) {
-            k += ps[k + 1] === 5 ? 2 : 4;
+          } else if (p >= 40 && p <= 47) bg = `p${p - 40}`;
+          else if (p >= 100 && p <= 107) bg = `p${p - 100 + 8}`;
+          else if (p === 49) bg = "d";
+          else if (p === 48 && ps[k + 1] === 5) {
+            bg = `p${ps[k + 2] ?? 0}`;
+            k += 2;
+          } else if (p === 48 && ps[k + 1] === 2) {
+            bg = `rgb(${ps[k + 2] ?? 0},${ps[k + 3] ?? 0},${ps[k + 4] ?? 0})`;
+            k += 4;
           }
         }
         i += m[0].length;
@@ -163,7 +173,7 @@ export function styledChars(line: string): StyledChar[] {
     }
     const cp = line.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
-    out.push({ ch, dim, inverse, fg });
+    out.push({ ch, dim, inverse, fg, bg });
     i += ch.length;
   }
   return out;

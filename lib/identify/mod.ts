@@ -48,8 +48,7 @@ export const KNOWN_CLIS: { name: string; executables: string[]; packages: string
   { name: "qwen", executables: ["qwen"], packages: ["@qwen-code/qwen-code"] },
   { name: "opencode", executables: ["opencode"], packages: ["opencode-ai", "opencode-linux-"] },
   { name: "copilot", executables: ["copilot"], packages: ["@github/copilot"] },
-  // No profile yet (issue 22): identified so panes names it, judged with the Claude default.
-  { name: "cline", executables: ["cline"], packages: ["cline"] },
+  { name: "cline", executables: ["cline"], packages: ["cline", "@cline/cli-"] },
 ];
 
 export const FALLBACK_CLI = "claude";

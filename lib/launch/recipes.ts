@@ -41,6 +41,8 @@ const REF = "reference notes only (not installed here; re-check its --help)";
 
 interface BuiltinSpec {
   command: string;
+  /** argv before the prompt, always (cline: `-i`, or it runs headless). */
+  args?: string[];
   prompt: string;
   aliases?: string[];
   checked: string;
@@ -52,7 +54,9 @@ interface BuiltinSpec {
  * (its positional also works, but -i is the documented interactive form); qwen's positional runs
  * one-shot, so `--prompt-interactive`; opencode's positional is a project path, so `--prompt`;
  * copilot has no positional prompt (`-p` is one-shot), `-i/--interactive <prompt>` starts it
- * interactive and runs the prompt.
+ * interactive and runs the prompt; cline's positional prompt runs headless with every tool
+ * auto-approved unless `-i/--tui` opens its TUI, where the prompt is the first turn (`cline -i
+ * <prompt>`, checked byte-exact in the lab), so `-i` is always in its argv.
  */
 const BUILTINS: Record<string, BuiltinSpec> = {
   claude: {
@@ -80,6 +84,7 @@ const BUILTINS: Record<string, BuiltinSpec> = {
     prompt: "flag:--interactive",
     checked: HELP("@github/copilot 1.0.102"),
   },
+  cline: { command: "cline", args: ["-i"], prompt: "positional", checked: HELP("cline 3.0.65") },
   "cursor-agent": { command: "cursor-agent", prompt: "positional", checked: REF },
   kimi: { command: "kimi", prompt: "flag:--prompt", checked: REF },
   droid: { command: "droid", prompt: "positional", checked: REF },
@@ -121,7 +126,7 @@ function builtin(name: string): Recipe {
   return {
     name,
     command: b.command,
-    args: [],
+    args: [...(b.args ?? [])],
     prompt: parsePromptForm(b.prompt, `built-in ${name}`),
     env: {},
     enabled: true,

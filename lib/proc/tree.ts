@@ -46,3 +46,22 @@ export async function endProcesses(pids: readonly number[]): Promise<void> {
     } catch { /* exited meanwhile */ }
   }
 }
+
+/**
+ * Processes whose arguments name `dir` or a path inside it: what a CLI left behind outside its
+ * pane's tree (Cline's hub daemon detaches and runs on with `--cwd <project>`). `dir` is a
+ * throwaway folder of the lab or of verify, so nothing else names it.
+ */
+export async function processesNaming(dir: string): Promise<number[]> {
+  const root = dir.replace(/\/+$/, "");
+  if (root === "" || !root.startsWith("/")) return [];
+  const out: number[] = [];
+  for await (const e of Deno.readDir("/proc")) {
+    if (!/^[0-9]+$/.test(e.name) || Number(e.name) === Deno.pid) continue;
+    try {
+      const args = (await Deno.readTextFile(`/proc/${e.name}/cmdline`)).split("\0");
+      if (args.some((a) => a === root || a.startsWith(`${root}/`))) out.push(Number(e.name));
+    } catch { /* gone already */ }
+  }
+  return out;
+}

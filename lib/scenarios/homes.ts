@@ -230,6 +230,54 @@ export async function seedCopilot(
   };
 }
 
+/** The notices Cline 3.0.65 opens over its first screen ("Press Enter to open, any other key to close"). */
+const CLINE_NOTICES = ["cline-cli-cline-pass-intro", "cline-cli-desktop-launch"];
+
+/**
+ * Cline: an OpenAI-compatible provider on the stand-in, written where `cline auth -p openai -b … -k …
+ * -m …` writes it (`~/.cline/data/settings/providers.json`), and its start-up notices marked as
+ * shown (each would take the first key typed) unless `notices` asks for them (the lab records one). Its hub daemon outlives the CLI: it gets a port of
+ * its own (CLINE_HUB_PORT), so two sessions never share one hub (and one HOME's settings), and the
+ * runner ends it with the pane (it names the project in its argv).
+ */
+export async function seedCline(
+  { home, api }: SeedInput,
+  opts: { notices?: boolean } = {},
+): Promise<Record<string, string>> {
+  const settings = `${home}/.cline/data/settings`;
+  await writeJson(`${settings}/providers.json`, {
+    version: 1,
+    lastUsedProvider: "openai-compatible",
+    modes: {},
+    providers: {
+      "openai-compatible": {
+        settings: {
+          provider: "openai-compatible",
+          apiKey: "sk-standin-0123456789",
+          model: "standin-model",
+          baseUrl: `${api}/v1`,
+        },
+        updatedAt: "2026-12-03T00:00:00.000Z",
+        tokenSource: "manual",
+      },
+    },
+  });
+  if (!opts.notices) {
+    await writeJson(`${settings}/cli-notices.json`, {
+      shown: Object.fromEntries(CLINE_NOTICES.map((n) => [n, true])),
+    });
+  }
+  return { ...OFFLINE_ENV, CLINE_HUB_PORT: String(freePort()) };
+}
+
+/** A port of 127.0.0.1 nobody listens on now. */
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
 /** The recipe a table names; Claude Code starts in manual mode so prompts are the numbered ones. */
 export const HOMES: Record<ScenarioTable["home"], HomeRecipe> = {
   claude: (s) => seedClaude(s, { settings: { permissions: { defaultMode: "default" } } }),
@@ -238,6 +286,7 @@ export const HOMES: Record<ScenarioTable["home"], HomeRecipe> = {
   qwen: (s) => seedQwen(s),
   opencode: (s) => seedOpencode(s),
   copilot: (s) => seedCopilot(s),
+  cline: (s) => seedCline(s),
 };
 
 /**

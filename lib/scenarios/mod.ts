@@ -4,6 +4,7 @@
  */
 import { CLAUDE } from "./tables/claude.ts";
 import { CODEX } from "./tables/codex.ts";
+import { CLINE } from "./tables/cline.ts";
 import { COPILOT } from "./tables/copilot.ts";
 import { GEMINI } from "./tables/gemini.ts";
 import { OPENCODE } from "./tables/opencode.ts";
@@ -17,6 +18,7 @@ export const TABLES: Readonly<Record<string, ScenarioTable>> = {
   qwen: QWEN,
   opencode: OPENCODE,
   copilot: COPILOT,
+  cline: CLINE,
 };
 
 /** The CLIs `verify --all` covers, in report order. */

@@ -126,10 +126,10 @@ export interface ScenarioTable {
   /** drover's CLI name (the profile that judges the screens, the command verify looks for). */
   cli: string;
   /** The lab's id for this CLI (tests/fixtures/<lab>/<version>/). */
-  lab: "claude-code" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
+  lab: "claude-code" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "cline";
   api: ApiKind;
   /** Throwaway HOME recipe (lib/scenarios/homes.ts). */
-  home: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
+  home: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "cline";
   /** argv after the executable, for every session. */
   args: string[];
   /** Proof the CLI is up and takes keys, after start. */

@@ -14,7 +14,6 @@ import { detect, type Verdicts } from "../detect/mod.ts";
 import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts";
 import type { FieldName } from "../profile/fields.ts";
 import type { ResolvedProfile } from "../profile/resolve.ts";
-import { endProcesses, processTree } from "../proc/tree.ts";
 import { HOMES, paneEnv } from "../scenarios/homes.ts";
 import { fillScript, type Standin, startStandin } from "../scenarios/standin.ts";
 import { reached } from "../scenarios/versions.ts";
@@ -31,13 +30,11 @@ import {
 } from "../scenarios/types.ts";
 import { capturePane } from "../tmux/capture.ts";
 import { socketPath } from "../tmux/options.ts";
+import { endSession, shutdown } from "./session_end.ts";
 import { resolveTarget } from "../tmux/panes.ts";
 import {
-  killServer,
-  killSession,
   newSizedSession,
   paneExit,
-  panePids,
   type PrivateServer,
   privateServerName,
   startPrivateServer,
@@ -319,14 +316,6 @@ export async function runTable(target: RunTarget, opts: RunOptions): Promise<Sce
   return orderResults(results);
 }
 
-/** Kill the server and every process tree still on it (CLIs that ignore SIGHUP included). */
-async function shutdown(server: PrivateServer): Promise<void> {
-  const trees: number[] = [];
-  for (const pid of await panePids(server)) trees.push(...await processTree(pid));
-  await killServer(server);
-  await endProcesses(trees);
-}
-
 async function runSession(
   live: Live,
   session: Session,
@@ -439,20 +428,10 @@ async function runSession(
           : "stopped at the first drift (--keep-going runs everything)",
       );
     }
-    await endSession(live.server, tmuxSession, paneId);
+    await endSession(live.server, tmuxSession, paneId, root);
     await standin?.close().catch(() => {});
     if (!opts.flatRoot) await Deno.remove(root, { recursive: true }).catch(() => {});
   }
-}
-
-async function endSession(server: PrivateServer, session: string, paneId?: string) {
-  let tree: number[] = [];
-  if (paneId) {
-    const pane = await resolveTarget(server, paneId).catch(() => undefined);
-    if (pane && pane.pid > 1) tree = await processTree(pane.pid);
-  }
-  await killSession(server, session);
-  await endProcesses(tree);
 }
 
 type Started =
@@ -517,7 +496,7 @@ async function startCli(
       return { ok: true, paneId: created.paneId, session: name };
     }
     last = { ok: false, why: `the CLI did not start: ${w.why}`, screen: w.screen };
-    await endSession(live.server, name, created.paneId);
+    await endSession(live.server, name, created.paneId, dirs.root);
     if (live.opts.signal.aborted) break;
   }
   return last;

@@ -185,6 +185,14 @@ Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and ve
     const key = out.data?.key === "Enter" ? "\r" : out.data?.key;
     // A prompt whose first choice is "No" (Claude Code 2.1.332 in auto mode) is a real prompt
     // drover must never answer: refused as not-affirmative, nothing sent.
+    // Cline's prompt with the highlight moved to "[n] Deny": Enter would deny; refused as
+    // no-option-1 (the first choice is not the selected one), nothing sent.
+    if (/\/shell-prompt-deny-highlighted@/.test(label)) {
+      if (run.code !== 15 || out.data?.reason !== "no-option-1" || keys !== "") {
+        wrong.push(`${label}: exit ${run.code} ${out.data?.reason} keys ${JSON.stringify(keys)}`);
+      }
+      continue;
+    }
     if (/\/auto-no-first-prompt@/.test(label)) {
       if (run.code !== 18 || out.data?.reason !== "not-affirmative" || keys !== "") {
         wrong.push(`${label}: exit ${run.code} ${out.data?.reason} keys ${JSON.stringify(keys)}`);

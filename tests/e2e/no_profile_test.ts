@@ -1,6 +1,7 @@
 /**
- * Issue 27, item 6: a pane whose CLI has no profile (here a process named `cline`, identified as
- * `cline (process)`) is judged with the embedded Claude Code default; every refusal read off its
+ * Issue 27, item 6: a pane whose CLI has no profile (here a process named `aider`, configured as
+ * `[clis.aider]` with no profile of its own and identified as `aider (process)`) is judged with the
+ * embedded Claude Code default; every refusal read off its
  * screen says so, and how to add a profile. Real tmux; the pane logs every key it gets.
  */
 import assert from "node:assert/strict";
@@ -33,15 +34,17 @@ const COPILOT_PROMPT = [
   "╰────────────────────────────────────────────────────────────────────────────╯",
 ].join("\n");
 
-/** A pane in session `s` whose process is an executable named `cline`; its key log. */
-async function clinePane(
+/** A pane in session `s` whose process is an executable named `aider`; its key log. */
+async function aiderPane(
   srv: TestServer,
   dir: string,
 ): Promise<{ id: string; keys(): Promise<string> }> {
   await Deno.writeTextFile(`${dir}/screen`, COPILOT_PROMPT);
+  // Configured, with no profile of its own: identified by its process, judged by the default.
+  await Deno.writeTextFile(`${dir}/bare.toml`, `[clis.aider]\ncommand = "aider"\n`);
   // The replay double under the name the pane is identified by (bash runs it as a script).
-  await Deno.writeTextFile(`${dir}/cline`, `#!/bin/bash\nbash ${REPLAY} ${dir}\n`);
-  await Deno.chmod(`${dir}/cline`, 0o755);
+  await Deno.writeTextFile(`${dir}/aider`, `#!/bin/bash\nbash ${REPLAY} ${dir}\n`);
+  await Deno.chmod(`${dir}/aider`, 0o755);
   const id = (await srv.tmux(
     "new-session",
     "-d",
@@ -54,7 +57,7 @@ async function clinePane(
     "80",
     "-y",
     "24",
-    `${dir}/cline`,
+    `${dir}/aider`,
   )).trim();
   await srv.waitFor(id, (s) => s.includes("Do you want to run this command?"));
   return {
@@ -64,34 +67,37 @@ async function clinePane(
 }
 
 const NOTE =
-  /No profile describes cline: the embedded Claude Code default judged this screen.*\[clis\.cline\.prompt_profile\].*docs\/profiles\.md/;
+  /No profile describes aider: the embedded Claude Code default judged this screen.*\[clis\.aider\.prompt_profile\].*docs\/profiles\.md/;
 
 Deno.test("approve on a CLI without a profile: the refusal says the Claude default judged the screen, and how to add a profile", async () => {
   await using srv = await startTestServer({ width: 80, height: 24 });
-  const dir = await Deno.makeTempDir({ prefix: "drover-cline-" });
+  const dir = await Deno.makeTempDir({ prefix: "drover-aider-" });
   try {
-    const pane = await clinePane(srv, dir);
-    // A second window so the cline pane is not the session's orchestrator.
+    const pane = await aiderPane(srv, dir);
+    // A second window so the aider pane is not the session's orchestrator.
     await srv.tmux("new-window", "-d", "-t", "s:", "sleep 100000");
     await srv.tmux("swap-window", "-s", "s:0", "-t", "s:1");
     const env = { XDG_RUNTIME_DIR: dir };
-    const json = await drover(["-L", srv.name, "--json", "approve", pane.id], { env });
+    const cfg = ["--config", `${dir}/bare.toml`];
+    const json = await drover(["-L", srv.name, ...cfg, "--json", "approve", pane.id], { env });
     const data = envelope(json).data;
-    assert.equal(data.cli, "cline");
+    assert.equal(data.cli, "aider");
     assert.equal(data.cli_source, "process");
     assert.equal(data.outcome, "refused");
     assert.equal(json.code, 13, json.stdout);
     assert.match(data.message, NOTE);
 
-    const human = await drover(["-L", srv.name, "approve", pane.id], { env });
+    const human = await drover(["-L", srv.name, ...cfg, "approve", pane.id], { env });
     assert.equal(human.code, 13);
-    assert.match(human.stdout, /cline \[process\], agent/);
+    assert.match(human.stdout, /aider \[process\], agent/);
     assert.match(human.stdout, NOTE);
     assert.equal(await pane.keys(), "", "nothing was sent");
 
     // The same screen judged for a CLI that has a profile: no such note.
     await srv.tmux("set-option", "-p", "-t", pane.id, "@drover-cli", "claude");
-    const claude = await drover(["-L", srv.name, "--json", "approve", pane.id], { env });
+    const claude = await drover(["-L", srv.name, ...cfg, "--json", "approve", pane.id], {
+      env,
+    });
     assert.equal(envelope(claude).data.cli, "claude");
     assert.equal(claude.code, 13);
     assert.doesNotMatch(envelope(claude).data.message, /No profile describes/);
@@ -100,14 +106,14 @@ Deno.test("approve on a CLI without a profile: the refusal says the Claude defau
     await srv.tmux("set-option", "-p", "-u", "-t", pane.id, "@drover-cli");
     await Deno.writeTextFile(
       `${dir}/config.toml`,
-      `[clis.cline]\ncommand = "cline"\n[clis.cline.prompt_profile]\n` +
+      `[clis.aider]\ncommand = "aider"\n[clis.aider.prompt_profile]\n` +
         `approval_markers = ["do you want to run this command?"]\n`,
     );
     const own = await drover(
       ["-L", srv.name, "--config", `${dir}/config.toml`, "--json", "approve", pane.id, "--dry-run"],
       { env },
     );
-    assert.equal(envelope(own).data.cli, "cline");
+    assert.equal(envelope(own).data.cli, "aider");
     assert.doesNotMatch(envelope(own).data.message, /No profile describes/);
     assert.equal(await pane.keys(), "");
   } finally {
@@ -117,15 +123,17 @@ Deno.test("approve on a CLI without a profile: the refusal says the Claude defau
 
 Deno.test("drive on a CLI without a profile: its dialog escalation says the Claude default judged the screen", async () => {
   await using srv = await startTestServer({ width: 80, height: 24 });
-  const dir = await Deno.makeTempDir({ prefix: "drover-cline-" });
+  const dir = await Deno.makeTempDir({ prefix: "drover-aider-" });
   try {
-    const pane = await clinePane(srv, dir);
+    const pane = await aiderPane(srv, dir);
     await srv.tmux("new-window", "-d", "-t", "s:", "sleep 100000");
     await srv.tmux("swap-window", "-s", "s:0", "-t", "s:1");
     const run = await drover(
       [
         "-L",
         srv.name,
+        "--config",
+        `${dir}/bare.toml`,
         "--json",
         "drive",
         "--session",
@@ -145,7 +153,7 @@ Deno.test("drive on a CLI without a profile: its dialog escalation says the Clau
       .filter((e) => e.schema === "drover.event.v1");
     const esc = events.find((e) => e.event === "escalated" && e.pane === pane.id);
     assert.ok(esc, run.stdout);
-    assert.equal(esc.cli, "cline");
+    assert.equal(esc.cli, "aider");
     assert.equal(esc.reason, "dialog");
     assert.match(esc.message, NOTE);
     await new Promise((r) => setTimeout(r, 300));

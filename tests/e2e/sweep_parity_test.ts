@@ -26,7 +26,7 @@ import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
-import { RECORDED_CLIS as FOLDER_CLI } from "../helpers/recorded.ts";
+import { RECORDED_CLIS as FOLDER_CLI, recordedScreens } from "../helpers/recorded.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
 const FIXTURES = `${REPO_ROOT}tests/fixtures`;
@@ -516,16 +516,24 @@ async function showAll(
 ): Promise<{ orch: ReplayPane; shown: Shown[] }> {
   const [cols, rows] = size.split("x").map(Number);
   // The held-out sizes have no ready screen of their own; their idle one (a custom status line),
-  // and the issue-21 sizes (60x20, 200x50) the ready screen with a decorated status line.
+  // and the issue-21 sizes (60x20, 200x50) the ready screen with a decorated status line; any
+  // other size (Cline's tall pane, 120x60) an idle recorded screen of that size, of its own CLI.
+  let orchCli = "claude";
   const ready = await Deno.readTextFile(`${FIXTURES}/claude-code/2.1.197/ready@${size}.ansi.txt`)
     .catch(() =>
       Deno.readTextFile(`${FIXTURES}/unseen/claude-code/2.1.197/statusline-idle@${size}.ansi.txt`)
     )
     .catch(() =>
       Deno.readTextFile(`${FIXTURES}/claude-code/2.1.197/statusline-decor-ready@${size}.ansi.txt`)
-    );
+    )
+    .catch(async () => {
+      const idle = (await recordedScreens()).find((s) => s.size === size && s.state === "idle");
+      if (!idle) throw new Error(`no idle recorded screen at ${size} for the orchestrator pane`);
+      orchCli = idle.cli;
+      return idle.styled;
+    });
   const orch = await startReplay(srv, { text: ready, cols, rows }, { session: "p" });
-  await srv.tmux("set-option", "-p", "-t", orch.paneId, "@drover-cli", "claude");
+  await srv.tmux("set-option", "-p", "-t", orch.paneId, "@drover-cli", orchCli);
   const shown: Shown[] = [];
   for (const c of cases) {
     const pane = await startReplay(srv, c.screen, { session: "p", newWindow: true });

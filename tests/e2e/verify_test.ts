@@ -110,7 +110,7 @@ Deno.test("verify: a CLI that is not installed is reported as such, exit 69", as
 Deno.test("verify --all: the fake Claude Code holds every scenario, the CLIs not installed are listed; --json validates", async () => {
   await withDir(async (dir) => {
     // Every other CLI points at a command that does not exist: not installed, not a failure.
-    const others = ["codex", "gemini", "qwen", "opencode", "copilot"]
+    const others = ["codex", "gemini", "qwen", "opencode", "copilot", "cline"]
       .map((c) => `[clis.${c}]\ncommand = ${JSON.stringify(`${dir}/no-such-${c}`)}\n`).join("");
     const cfg = await config(dir, await fakeCli(dir), others);
     const r = await drover(["--config", cfg, "--json", "verify", "--all", "--keep-going"]);
@@ -126,6 +126,7 @@ Deno.test("verify --all: the fake Claude Code holds every scenario, the CLIs not
       ["qwen", "not-installed"],
       ["opencode", "not-installed"],
       ["copilot", "not-installed"],
+      ["cline", "not-installed"],
     ]);
     assert.equal(clis[0].version, "2.1.197");
     assert.equal(clis[0].counts.hold, 13);

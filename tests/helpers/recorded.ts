@@ -12,6 +12,7 @@ export const RECORDED_CLIS: Readonly<Record<string, string>> = {
   qwen: "qwen",
   opencode: "opencode",
   copilot: "copilot",
+  cline: "cline",
 };
 
 export interface RecordedScreen {

@@ -1,5 +1,5 @@
 /**
- * Every recorded real screen of the non-Claude CLIs (tests/fixtures/{codex,gemini,qwen,opencode,copilot})
+ * Every recorded real screen of the non-Claude CLIs (tests/fixtures/{codex,gemini,qwen,opencode,copilot,cline})
  * judged by detect() with that CLI's shipped profile: the manifest's state and extra expectations
  * must hold. A fixture folder whose CLI has no shipped (verified) profile is judged with the Claude
  * default only to show it does NOT describe it, which is why it is not shipped.
@@ -34,7 +34,7 @@ async function manifests(cli: string): Promise<{ dir: string; screens: Screen[] 
   return out;
 }
 
-for (const cli of ["codex", "gemini", "qwen", "opencode", "copilot"]) {
+for (const cli of ["codex", "gemini", "qwen", "opencode", "copilot", "cline"]) {
   Deno.test(`${cli}: every recorded screen gives its expected verdicts`, async (t) => {
     const sets = await manifests(cli);
     if (sets.length === 0 || !shippedFor(cli)) {

@@ -369,3 +369,20 @@ Deno.test("command: the styled capture separates a wrapped command from its grey
     "find . -name x |\ntee out.txt",
   );
 });
+
+Deno.test("choice row: when every choice is bright, the one on a background of its own is selected (Cline 3.0.65)", () => {
+  // Recorded: Cline 3.0.65, 80x24 (tests/fixtures/cline/3.0.65): "[y] Approve" black on blue,
+  // "[n] Deny" white on the modal's grey; after Right, the highlight on "[n] Deny".
+  const cline = resolveProfile("cline", EMPTY_CONFIG);
+  const dir = new URL("../fixtures/cline/3.0.65/", import.meta.url);
+  const read = (name: string) => ({
+    plain: Deno.readTextFileSync(new URL(`${name}@80x24.txt`, dir)),
+    styled: Deno.readTextFileSync(new URL(`${name}@80x24.ansi.txt`, dir)),
+  });
+  const row = (v: ReturnType<typeof detect>) => v.choice_row?.map((c) => c.selected);
+  assert.deepEqual(row(detect(read("shell-prompt"), cline)), [true, false]);
+  // The highlight moved off the first choice: none reads as selected, so approve sends nothing.
+  assert.deepEqual(row(detect(read("shell-prompt-deny-highlighted"), cline)), [false, false]);
+  // Without the styled capture nothing says which one is highlighted.
+  assert.deepEqual(row(detect({ plain: read("shell-prompt").plain }, cline)), [false, false]);
+});

@@ -260,6 +260,7 @@ Deno.test("pins: every pinned version of every lab CLI is verified by its profil
     qwen: "qwen",
     opencode: "opencode",
     copilot: "copilot",
+    cline: "cline",
   };
   assert.deepEqual(await pinnedCliVersions("qwen"), ["0.15.10", "0.24.4"]);
   for (const { id } of LAB_CLIS) {

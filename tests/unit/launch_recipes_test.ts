@@ -29,6 +29,9 @@ Deno.test("built-in recipes: executable and prompt form per known CLI", () => {
   assert.equal(table.qwen, "qwen flag:--prompt-interactive");
   assert.equal(table.opencode, "opencode flag:--prompt");
   assert.equal(table.copilot, "copilot flag:--interactive");
+  // Its positional prompt alone runs headless, every tool auto-approved: -i keeps it in its TUI.
+  assert.equal(table.cline, "cline positional");
+  assert.deepEqual(allRecipes().find((r) => r.name === "cline")?.args, ["-i"]);
   assert.equal(table.amp, "amp none");
 });
 

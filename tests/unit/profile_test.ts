@@ -165,21 +165,32 @@ Deno.test("verified_versions: a list of version strings; anything else is PROFIL
 });
 
 Deno.test("judgedByDefault: only a CLI nothing describes says the Claude default judged it (issue 27)", () => {
-  for (const cli of ["claude", "claude-code", "codex", "gemini", "qwen", "opencode", "copilot"]) {
+  for (
+    const cli of [
+      "claude",
+      "claude-code",
+      "codex",
+      "gemini",
+      "qwen",
+      "opencode",
+      "copilot",
+      "cline",
+    ]
+  ) {
     assert.equal(judgedByDefault(cli, EMPTY_CONFIG), null, cli);
   }
-  const note = judgedByDefault("cline", EMPTY_CONFIG) ?? "";
-  assert.match(note, /^No profile describes cline: the embedded Claude Code default judged/);
-  assert.match(note, /\[clis\.cline\.prompt_profile\]/);
+  const note = judgedByDefault("aider", EMPTY_CONFIG) ?? "";
+  assert.match(note, /^No profile describes aider: the embedded Claude Code default judged/);
+  assert.match(note, /\[clis\.aider\.prompt_profile\]/);
   assert.match(note, /docs\/profiles\.md, "Authoring a profile for a new CLI"/);
   // A configured entry without a profile of its own is still judged by the default ...
-  const bare = parseConfig(`[clis.cline]\ncommand = "cline"\n`, "/c.toml");
-  assert.match(judgedByDefault("cline", bare) ?? "", /No profile describes cline/);
+  const bare = parseConfig(`[clis.aider]\ncommand = "aider"\n`, "/c.toml");
+  assert.match(judgedByDefault("aider", bare) ?? "", /No profile describes aider/);
   // ... one field of its own is a profile (the rest falls back per field, by design).
   const own = parseConfig(
-    `[clis.cline]\ncommand = "cline"\n[clis.cline.prompt_profile]\n` +
+    `[clis.aider]\ncommand = "aider"\n[clis.aider.prompt_profile]\n` +
       `approval_markers = ["[y] approve"]\n`,
     "/c.toml",
   );
-  assert.equal(judgedByDefault("cline", own), null);
+  assert.equal(judgedByDefault("aider", own), null);
 });

@@ -15,7 +15,7 @@ import { resolveProfile } from "../../lib/profile/resolve.ts";
 
 const ROOT = new URL("../fixtures/unseen/", import.meta.url).pathname;
 /** The fixture folder's CLI → the drover profile that judges it. */
-const PROFILE: Record<string, string> = { "claude-code": "claude", qwen: "qwen" };
+const PROFILE: Record<string, string> = { "claude-code": "claude", qwen: "qwen", cline: "cline" };
 
 interface Entry {
   file: string;
@@ -84,10 +84,11 @@ async function judgeAll(): Promise<{ judged: Judged[]; folders: string[] }> {
 
 Deno.test("unseen real screens: ≥ 98 % of verdicts right, no non-prompt taken as a permission prompt", async () => {
   const { judged, folders } = await judgeAll();
-  // Both pinned versions of both CLIs, so the set cannot shrink to nothing unnoticed.
+  // Every pinned version of each CLI held out, so the set cannot shrink to nothing unnoticed.
   assert.deepEqual(folders, [
     "claude-code/2.1.197",
     "claude-code/2.1.332",
+    "cline/3.0.65",
     "qwen/0.15.10",
     "qwen/0.24.4",
   ]);

@@ -23,7 +23,7 @@ import { compareVersions } from "../../../lib/scenarios/versions.ts";
 
 export { compareVersions };
 
-export type CliId = "claude-code" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
+export type CliId = "claude-code" | "codex" | "gemini" | "qwen" | "opencode" | "copilot" | "cline";
 
 export interface ResolvedCli {
   id: CliId;
@@ -66,6 +66,7 @@ const RECIPES: Record<CliId, Recipe> = {
     pkg: "@github/copilot",
     native: { pkg: "@github/copilot-linux-x64", path: "copilot" },
   },
+  cline: { pkg: "cline", native: { pkg: "@cline/cli-linux-x64", path: "bin/cline" } },
 };
 
 async function readJson(path: string): Promise<Record<string, unknown>> {

@@ -30,7 +30,10 @@ function describeStep(s: ScriptStep): string {
       return "text";
     case "tool":
       return `tool ${s.name}(${
-        JSON.stringify(s.args.cmd ?? s.args.command ?? s.args.file_path ?? s.args.filePath ?? "")
+        JSON.stringify(
+          s.args.cmd ?? s.args.command ?? s.args.commands ?? s.args.file_path ?? s.args.filePath ??
+            s.args.path ?? "",
+        )
       })`;
     case "tool_use":
       return `tool_use ${s.name}(${

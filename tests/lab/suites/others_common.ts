@@ -18,7 +18,7 @@ import {
   resolveCli,
   type ScenarioContext,
 } from "../harness/mod.ts";
-import { endProcesses, processTree } from "../../../lib/proc/tree.ts";
+import { endProcesses, processesNaming, processTree } from "../../../lib/proc/tree.ts";
 import { startResponsesStandin } from "../../../lib/scenarios/standins/openai_responses.ts";
 import {
   type ClassifierVerdict,
@@ -26,7 +26,13 @@ import {
 } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
 import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
-import { seedCodex, seedCopilot, seedGemini, seedOpencode } from "../../../lib/scenarios/homes.ts";
+import {
+  seedCline,
+  seedCodex,
+  seedCopilot,
+  seedGemini,
+  seedOpencode,
+} from "../../../lib/scenarios/homes.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,6 +49,8 @@ export interface SeedInput {
 export interface FirstRun {
   /** Let the folder-trust question show. */
   trust?: boolean;
+  /** Let the start-up notices show (Cline). */
+  notices?: boolean;
 }
 
 export interface OtherCli {
@@ -203,6 +211,23 @@ export const COPILOT: OtherCli = {
   },
 };
 
+export const CLINE: OtherCli = {
+  id: "cline",
+  profile: "cline",
+  api: "chat",
+  ready: "What can I do for you?",
+  args: ["-i", "--auto-approve", "false"],
+  setup: [
+    "HOME/.cline/data/settings/providers.json (lib/scenarios/homes.ts): the openai-compatible provider " +
+    "`cline auth -p openai -b http://127.0.0.1:<port>/v1 -k <lab key> -m standin-model` writes; " +
+    "cli-notices.json marks its start-up notices (ClinePass, Cline Desktop) shown",
+    "CLINE_HUB_PORT=<a free port> (its hub daemon, ended with the pane); started as cline -i --auto-approve false",
+  ],
+  async seed({ home, project, api, firstRun }) {
+    return await seedCline({ home, project, api }, { notices: firstRun.notices });
+  },
+};
+
 export interface OtherOptions {
   script?: Step[];
   /** How the Chat Completions stand-in answers Qwen Code's auto-mode classifier. */
@@ -244,7 +269,10 @@ export function describeStep(s: Step): string {
       }`;
     case "tool":
       return `tool ${s.name}(${
-        JSON.stringify(s.args.cmd ?? s.args.command ?? s.args.file_path ?? s.args.filePath ?? "")
+        JSON.stringify(
+          s.args.cmd ?? s.args.command ?? s.args.commands ?? s.args.file_path ?? s.args.filePath ??
+            s.args.path ?? "",
+        )
       })`;
     case "error":
       return `HTTP ${s.status} ${s.error}${s.times && s.times > 1 ? ` ×${s.times}` : ""}`;
@@ -322,7 +350,12 @@ export async function startOther(
         );
         const tree = Number.isInteger(pid) && pid > 1 ? await processTree(pid) : [];
         await pane.kill();
-        await endProcesses(tree);
+        // And what it left outside the tree that names its folders (Cline's hub daemon).
+        await endProcesses([
+          ...tree,
+          ...await processesNaming(home),
+          ...await processesNaming(project),
+        ]);
         await api.close();
       },
     };
@@ -448,6 +481,11 @@ export interface ApproveSpec {
   /** A non-permission dialog to refuse: how to reach it and what proves it is up. */
   dialog?: { name: string; opts: OtherOptions; shows: string[]; submit?: string };
   promptTimeoutMs?: number;
+  /**
+   * How long the prompt's screen must stay still before approve runs (default 500 ms; Cline's busy
+   * spinner turns over its modal, so it never stays still: 0).
+   */
+  promptStableMs?: number;
 }
 
 /**
@@ -469,7 +507,7 @@ export function approveScenarios(spec: ApproveSpec): LabScenario[] {
       await submit(ctx, s, "create the marker file");
       await s.pane.waitFor(spec.promptShows, {
         timeoutMs: spec.promptTimeoutMs ?? 150_000,
-        stableMs: 500,
+        stableMs: spec.promptStableMs ?? 500,
         what: "the shell-command prompt",
       });
       const other = await orchestratorBeside(ctx, s);
@@ -508,6 +546,8 @@ export function approveScenarios(spec: ApproveSpec): LabScenario[] {
     scenarios.push({
       name: `refuse-real-${d.name}`,
       timeoutMs: 420_000,
+      // The server logs every key it delivers: the refusal must leave no key command for the pane.
+      keyLog: true,
       async run(ctx) {
         await using s = await startOther(ctx, spec.cli, d.opts);
         if (d.submit) await submit(ctx, s, d.submit);
@@ -515,12 +555,20 @@ export function approveScenarios(spec: ApproveSpec): LabScenario[] {
         const other = await orchestratorBeside(ctx, s);
         ctx.step(`drover approve --orchestrator ${other} on the ${d.name}`);
         const before = (await s.pane.capture()).plain;
+        const mark = (await ctx.lab.keyLog()).commands.length;
         const r = await droverApprove(ctx, ["--orchestrator", other, s.pane.id]);
         if (r.code === 0 || r.data?.outcome !== "refused") {
           ctx.fail(`expected a refusal, got ${r.code}: ${r.raw}`);
         }
         if ((r.data?.sent ?? []).length !== 0) ctx.fail("keys were sent to a dialog");
         await sleep(1500);
+        // tmux logs the target quoted: `send-keys -t "%2" Enter`.
+        const logged = (await ctx.lab.keyLog()).commands.slice(mark).filter((c) =>
+          c.split(/\s+/).some((w, i, a) => w === "-t" && a[i + 1]?.replace(/"/g, "") === s.pane.id)
+        );
+        if (logged.length) {
+          ctx.fail(`the tmux key log shows keys for the pane: ${JSON.stringify(logged)}`);
+        }
         const after = (await s.pane.capture()).plain;
         if (!d.shows.every((x) => after.includes(x))) {
           ctx.fail(`the dialog did not stay untouched:\nbefore:\n${before}\nafter:\n${after}`);

@@ -25,7 +25,9 @@ import {
   startClaude,
 } from "../harness/mod.ts";
 import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
+import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import {
+  CLINE,
   mainTurns,
   type OtherOptions,
   type OtherSession,
@@ -722,4 +724,176 @@ export const qwenUnseen: LabSuite = {
   scenarios: qwenScenarios,
 };
 
-export const UNSEEN_SUITES: LabSuite[] = [claudeUnseen, qwenUnseen];
+// ---------------------------------------------------------------- Cline
+
+const clineRun = (...commands: string[]): Step => ({
+  kind: "tool",
+  name: "run_commands",
+  args: { commands },
+});
+const CLINE_TEST = "npm test -- --reporter=dot";
+const CLINE_NARRATION = [
+  "Before I run anything I will ask you first. The question looks like this:",
+  "",
+  "Approve tool call?",
+  "run_commands",
+  "$ npm test",
+  "[y] Approve   [n] Deny",
+].join("\n");
+
+const clineScenarios: LabScenario[] = [
+  {
+    name: "typed",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE);
+      ctx.step(`type ${JSON.stringify(TYPED)} (no Enter)`);
+      await s.pane.type(TYPED);
+      await ctx.screen(s.pane, "typed", {
+        state: "idle",
+        defining: [TYPED],
+        expect: { ...IDLE, input_box: TYPED, mode: "interactive" },
+      });
+    },
+  },
+  {
+    name: "shell-test",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE, {
+        script: [clineRun(CLINE_TEST), { kind: "text", text: "Tests pass." }],
+      });
+      await submitOther(ctx, s, "run the tests");
+      await ctx.screen(s.pane, "shell-test", {
+        timeoutMs: 90_000,
+        state: "prompt",
+        defining: ["Approve tool call?", `$ ${CLINE_TEST}`, "[y] Approve"],
+        stableMs: 0,
+        expect: { live_prompt: true, permission_prompt: true, command: null },
+        notes: "Cline's modal never proves a whole command: no command is read (docs/profiles.md)",
+      });
+      await pressQ(ctx, s, "Enter");
+      await ctx.screen(s.pane, "shell-test-answered", {
+        timeoutMs: 90_000,
+        state: "idle",
+        defining: ["Tests pass.", "Ask anything..."],
+        expect: { ...IDLE, input_box: null },
+      });
+    },
+  },
+  {
+    name: "write-changelog",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE);
+      s.api.push(
+        {
+          kind: "tool",
+          name: "editor",
+          args: { path: `${s.project}/CHANGELOG.md`, new_text: "# Changelog\n\n- login\n" },
+        },
+        { kind: "text", text: "Left the changelog alone." },
+      );
+      ctx.step("stand-in script: tool editor(<project>/CHANGELOG.md) → text");
+      await submitOther(ctx, s, "start a changelog");
+      await ctx.screen(s.pane, "write-changelog", {
+        timeoutMs: 90_000,
+        state: "prompt",
+        defining: ["Approve tool call?", "CHANGELOG.md", "[y] Approve"],
+        stableMs: 0,
+        expect: {
+          live_prompt: true,
+          permission_prompt: true,
+          file_path: `${s.project}/CHANGELOG.md`,
+          command: null,
+        },
+      });
+      await pressQ(ctx, s, "n");
+      await ctx.screen(s.pane, "write-changelog-denied", {
+        timeoutMs: 90_000,
+        state: "idle",
+        defining: ["rejected by the user", "Ask anything..."],
+        expect: { ...IDLE },
+      });
+    },
+  },
+  {
+    name: "narration-tail",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE, {
+        script: [{ kind: "text", text: CLINE_NARRATION }],
+      });
+      await submitOther(ctx, s, "how will you ask before running npm?");
+      await ctx.screen(s.pane, "narration-tail", {
+        timeoutMs: 90_000,
+        state: "idle",
+        defining: ["Before I run anything", "Ask anything..."],
+        until: (p) =>
+          p.includes("Before I run anything") && p.includes("Ask anything...") &&
+          !p.includes("esc to cancel"),
+        expect: { ...IDLE },
+        notes: "the reply ends in a permission prompt's words, right above the input box",
+      });
+    },
+  },
+  {
+    name: "busy",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE, { script: [{ kind: "hang" }] });
+      await submitOther(ctx, s, "group the changelog entries");
+      await mainTurns(s, 1, 120_000);
+      ctx.step("the stand-in holds the request");
+      await ctx.screen(s.pane, "busy", {
+        state: "busy",
+        defining: ["(esc to cancel)"],
+        stableMs: 0,
+        expect: { ...NOT_PROMPT, mid_response: true },
+      });
+    },
+  },
+  {
+    name: "plan-typed",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE);
+      await pressQ(ctx, s, "Tab");
+      await s.pane.waitFor("● Plan ○ Act", { timeoutMs: 30_000 });
+      ctx.step(`type ${JSON.stringify(TYPED)} (no Enter)`);
+      await s.pane.type(TYPED);
+      await ctx.screen(s.pane, "plan-typed", {
+        state: "idle",
+        defining: [TYPED, "● Plan ○ Act (Tab)"],
+        expect: { ...IDLE, input_box: TYPED, mode: "plan" },
+      });
+    },
+  },
+  {
+    name: "auth-401",
+    async run(ctx) {
+      await using s = await startOther(ctx, CLINE, {
+        script: [{ kind: "error", status: 401, error: "auth", times: 100 }],
+      });
+      await submitOther(ctx, s, "group the changelog entries");
+      await ctx.screen(s.pane, "auth-401", {
+        timeoutMs: 90_000,
+        state: "unavailable",
+        defining: ["Error: Incorrect API key provided."],
+        expect: { ...NOT_PROMPT, cli_unavailable: "Error: Incorrect API key provided." },
+      });
+    },
+  },
+];
+
+export const clineUnseen: LabSuite = {
+  name: "unseen-cline",
+  profile: "cline",
+  sizes: UNSEEN_SIZES,
+  fixtures: {
+    cli: "unseen/cline",
+    version: async () => (await resolveCli("cline")).version,
+    setup: [
+      "held-out screens: NOT fixtures; the state and expectations of each were written from what the screen shows, " +
+      "not from detect(); recorded with tests/lab/unseen/record.ts (no detect() while recording)",
+      ...CLINE.setup,
+    ],
+  },
+  scenarios: clineScenarios,
+};
+
+export const UNSEEN_SUITES: LabSuite[] = [claudeUnseen, qwenUnseen, clineUnseen];

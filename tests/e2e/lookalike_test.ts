@@ -74,8 +74,6 @@ async function rig(
   };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 400));
-
 async function readyOf(b: Built): Promise<Screen> {
   return await loadScreen(`${b.screen.dir}/${b.screen.version}/ready@${b.screen.size}`);
 }
@@ -106,9 +104,8 @@ Deno.test("look-alikes on real tmux: approve and drive (allowlisting the block's
       sent.push(`${label}: approve exit ${run.code} ${JSON.stringify(out.data ?? out.error)}`);
     }
   }
-  await settle();
   for (const { pane, label } of r.panes) {
-    const k = await pane.keys();
+    const k = await pane.settled();
     if (k !== "") sent.push(`${label}: approve sent ${JSON.stringify(k)}`);
   }
   // drive, one tick per session, approving the very commands the blocks show.
@@ -144,13 +141,12 @@ Deno.test("look-alikes on real tmux: approve and drive (allowlisting the block's
       if (!p?.label.includes("echo-above-typed-box")) sent.push(`drive: Enter on ${p?.label}`);
     }
   }
-  await settle();
   for (const { pane, label } of r.panes) {
-    const k = await pane.keys();
+    const k = await pane.settled();
     const ok = label.includes("echo-above-typed-box") ? k === "" || k === "\r" : k === "";
     if (!ok) sent.push(`${label}: drive sent ${JSON.stringify(k)}`);
   }
-  for (const o of r.orch) assert.equal(await o.keys(), "");
+  for (const o of r.orch) assert.equal(await o.settled(), "");
   assert.deepEqual(sent, []);
   assert.ok(r.panes.length >= 6);
 });
@@ -180,8 +176,7 @@ Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and ve
   for (const { pane, label } of r.panes) {
     const run = await drover(["-L", r.srv.name, "--json", "approve", pane.paneId], { env });
     const out = envelope(run);
-    await settle();
-    const keys = await pane.keys();
+    const keys = await pane.settled();
     const key = out.data?.key === "Enter" ? "\r" : out.data?.key;
     // A prompt whose first choice is "No" (Claude Code 2.1.332 in auto mode) is a real prompt
     // drover must never answer: refused as not-affirmative, nothing sent.
@@ -209,5 +204,5 @@ Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and ve
   }
   assert.deepEqual(wrong, []);
   assert.deepEqual([...approved].sort(), Object.keys(RECORDED_CLIS).sort());
-  for (const o of r.orch) assert.equal(await o.keys(), "");
+  for (const o of r.orch) assert.equal(await o.settled(), "");
 });

@@ -76,8 +76,6 @@ async function cases(): Promise<Case[]> {
 }
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-const settle = () => new Promise((r) => setTimeout(r, 400));
-
 /** Run `work` over `items`, at most `n` at a time (each pane has its own claim; load stays low). */
 async function pool<T>(items: T[], n: number, work: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -163,12 +161,11 @@ Deno.test("no key where it does not belong: look-alikes, dialogs, No-first promp
         }
       }
     });
-    await settle();
     for (const { pane, c } of panes) {
-      const k = await pane.keys();
+      const k = await pane.settled();
       if (k !== "") wrong.push(`${c.label}: got ${JSON.stringify(k)} from approve/sweep.sh/send`);
     }
-    for (const o of orch) assert.equal(await o.keys(), "");
+    for (const o of orch) assert.equal(await o.settled(), "");
 
     // drive, one tick per session, allowlisting the commands the screens show.
     for (const session of sessions) {
@@ -198,12 +195,11 @@ Deno.test("no key where it does not belong: look-alikes, dialogs, No-first promp
         }
       }
     }
-    await settle();
     for (const { pane, c } of panes) {
-      const k = await pane.keys();
+      const k = await pane.settled();
       if (k !== (c.driveMay ?? "")) wrong.push(`${c.label}: drive sent ${JSON.stringify(k)}`);
     }
-    for (const o of orch) assert.equal(await o.keys(), "");
+    for (const o of orch) assert.equal(await o.settled(), "");
     assert.deepEqual(wrong, []);
     assert.ok(panes.length >= 40 && sends >= 30, `${panes.length} screens, ${sends} sends`);
     console.log(

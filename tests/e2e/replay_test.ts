@@ -68,3 +68,23 @@ Deno.test("replay double: switches screen on demand and on a key, records exact 
     await cleanupReplay(r);
   }
 });
+
+Deno.test("replay doubles: settled() returns what was sent before it, its own sentinel left out, a stray control byte kept", async () => {
+  await using srv = await startTestServer();
+  const r = await startReplay(srv, await loadScreen("claude-code/2.1.197/ready@120x40"), {
+    session: "s",
+  });
+  try {
+    assert.equal(await r.settled(), "");
+    await srv.tmux("send-keys", "-t", r.paneId, "-l", "ab");
+    await srv.tmux("send-keys", "-t", r.paneId, "Enter");
+    // What a sender finished typing is all there once settled() returns, in order.
+    assert.equal(await r.settled(), "ab\r");
+    // A control byte that is not one of the double's own sentinels is the sender's: it stays.
+    await srv.tmux("send-keys", "-t", r.paneId, "-H", "1f");
+    assert.equal(await r.settled(), "ab\r\x1f");
+    assert.equal(await r.keys(), "ab\r\x1f");
+  } finally {
+    await cleanupReplay(r);
+  }
+});

@@ -6,6 +6,18 @@
 import type { TestServer } from "./tmux_server.ts";
 
 const SCRIPT = new URL("./replay.sh", import.meta.url).pathname;
+/**
+ * What {@link ReplayPane.settled} sends behind drover's keys: twelve bytes of FS, GS, RS and US
+ * (C-\\ … C-_), random per call, so that only the sentinels themselves are left out of
+ * {@link ReplayPane.keys} (a stray control byte drover sent stays visible) and no onKey screen of a
+ * test (digits, letters, Enter) fires on one.
+ */
+function sentinel(): string {
+  const r = crypto.getRandomValues(new Uint8Array(12));
+  return [...r].map((b) => String.fromCharCode(0x1c + (b & 3))).join("");
+}
+
+const hexOf = (s: string) => [...s].map((c) => c.charCodeAt(0).toString(16)).join(" ");
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 
 export interface Screen {
@@ -35,8 +47,16 @@ export async function plainFixture(rel: string): Promise<string> {
 export interface ReplayPane {
   paneId: string;
   dir: string;
-  /** Every byte the pane received so far. */
+  /** Every byte the pane received so far (the sentinels of {@link settled} left out). */
   keys(): Promise<string>;
+  /**
+   * Every byte the pane received before now, once it has read them all: a sentinel byte goes in
+   * behind whatever was sent, and the double records bytes in the order its terminal hands them
+   * over, so once the sentinel is recorded nothing sent before it is still on its way. Proves "no
+   * key came" only for senders that have finished (a process that exited, a call that returned);
+   * a sender still running can type after the sentinel.
+   */
+  settled(): Promise<string>;
   /** Switch the pane to another screen now (e.g. "the prompt was answered meanwhile"). */
   show(screen: Screen | string): Promise<void>;
   /** Show `screen` as soon as `key` (one ASCII character) arrives, like a CLI answering. */
@@ -86,14 +106,33 @@ export async function startReplay(
   if (opts.title !== undefined) await server.tmux("select-pane", "-t", paneId, "-T", opts.title);
   await waitFile(`${dir}/ready`);
   const pid = async () => Number((await Deno.readTextFile(`${dir}/pid`)).trim());
+  const raw = async () => {
+    try {
+      return await Deno.readTextFile(`${dir}/keys`);
+    } catch {
+      return "";
+    }
+  };
+  const sent: string[] = [];
+  const strip = (k: string) => sent.reduce((acc, x) => acc.replaceAll(x, ""), k);
   const pane: ReplayPane = {
     paneId,
     dir,
     async keys() {
-      try {
-        return await Deno.readTextFile(`${dir}/keys`);
-      } catch {
-        return "";
+      return strip(await raw());
+    },
+    async settled() {
+      const mark = sentinel();
+      sent.push(mark);
+      await server.tmux("send-keys", "-t", paneId, "-H", ...hexOf(mark).split(" "));
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const got = await raw();
+        if (got.includes(mark)) return strip(got);
+        if (Date.now() > deadline) {
+          throw new Error(`replay double ${paneId} did not read its sentinel within 10 s`);
+        }
+        await new Promise((r) => setTimeout(r, 10));
       }
     },
     async show(s) {

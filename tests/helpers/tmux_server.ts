@@ -38,7 +38,11 @@ export async function paneOption(srv: TestServer, paneId: string, name: string):
 export async function startTestServer(opts: { width?: number; height?: number } = {}): Promise<
   TestServer
 > {
-  const name = `drover-test-${Deno.pid}-${Date.now().toString(36)}-${counter++}`;
+  // Test files run side by side in one process's workers, each with its own counter: the random
+  // part keeps two workers' servers apart when they start in the same millisecond.
+  const name = `drover-test-${Deno.pid}-${Date.now().toString(36)}-${counter++}-${
+    crypto.randomUUID().slice(0, 8)
+  }`;
   const run = async (...args: string[]): Promise<string> => {
     const out = await new Deno.Command("tmux", {
       // -u: as lib/tmux does — without a UTF-8 locale (a fresh container has none) tmux would

@@ -125,37 +125,53 @@ Deno.test("claim: taken at every path or none — held at any one, the others ar
 
 // Issue 27 follow-up: the claim directory came from XDG_RUNTIME_DIR, so cron (env -i) and a shell
 // took their claims in different directories. It is derived from the uid alone, like the lock's.
+/**
+ * Run `body` (a module's text, importing lib by absolute URL) in a child Deno: what it checks sets
+ * process-wide state (an environment variable, the umask) that the other test files, run side by
+ * side in this process's workers, must not see.
+ */
+async function inChild(body: string, env: Record<string, string> = {}): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", body],
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  assert.equal(out.code, 0, dec.decode(out.stdout) + dec.decode(out.stderr));
+}
+
+const CLAIM_URL = new URL("../../lib/approve/claim.ts", import.meta.url).href;
+
 Deno.test("claim paths: the per-user runtime dirs of the uid, never XDG_RUNTIME_DIR; created 0700", async () => {
   const uid = Deno.uid()!;
   assert.deepEqual(runtimeBases(uid), [`/run/user/${uid}`, `/tmp/drover-${uid}`]);
-  const saved = Deno.env.get("XDG_RUNTIME_DIR");
   const elsewhere = await Deno.makeTempDir();
-  Deno.env.set("XDG_RUNTIME_DIR", elsewhere);
-  try {
-    const real = await claimPaths("/tmp/tmux-0/s", "%3");
-    assert.ok(real.length >= 1);
-    assert.equal(real.at(-1), `/tmp/drover-${uid}/claims/_tmp_tmux-0_s_3.claim`);
-    for (const p of real) assert.ok(!p.startsWith(elsewhere), p);
-  } finally {
-    if (saved === undefined) Deno.env.delete("XDG_RUNTIME_DIR");
-    else Deno.env.set("XDG_RUNTIME_DIR", saved);
-    await Deno.remove(elsewhere, { recursive: true });
-  }
-  // A fresh base (as /tmp/drover-UID on a new machine), under a permissive umask: private.
   const root = await Deno.makeTempDir();
-  const umask = Deno.umask(0o000);
   try {
-    const got = await claimPaths("/s", "%1", [`${root}/run/user/${uid}`, `${root}/drover-${uid}`]);
-    assert.deepEqual(
-      got,
-      [`${root}/drover-${uid}/claims/_s_1.claim`],
-      "a missing /run/user is skipped",
+    await inChild(
+      `import assert from "node:assert/strict";
+      import { claimPaths } from ${JSON.stringify(CLAIM_URL)};
+      const uid = Deno.uid();
+      const elsewhere = ${JSON.stringify(elsewhere)};
+      assert.equal(Deno.env.get("XDG_RUNTIME_DIR"), elsewhere);
+      const real = await claimPaths("/tmp/tmux-0/s", "%3");
+      assert.ok(real.length >= 1);
+      assert.equal(real.at(-1), \`/tmp/drover-\${uid}/claims/_tmp_tmux-0_s_3.claim\`);
+      for (const p of real) assert.ok(!p.startsWith(elsewhere), p);
+      // A fresh base (as /tmp/drover-UID on a new machine), under a permissive umask: private.
+      const root = ${JSON.stringify(root)};
+      Deno.umask(0o000);
+      const got = await claimPaths("/s", "%1", [\`\${root}/run/user/\${uid}\`, \`\${root}/drover-\${uid}\`]);
+      assert.deepEqual(got, [\`\${root}/drover-\${uid}/claims/_s_1.claim\`], "a missing /run/user is skipped");
+      for (const d of [\`\${root}/drover-\${uid}\`, \`\${root}/drover-\${uid}/claims\`]) {
+        assert.equal((await Deno.lstat(d)).mode & 0o777, 0o700, d);
+      }`,
+      { XDG_RUNTIME_DIR: elsewhere },
     );
-    for (const d of [`${root}/drover-${uid}`, `${root}/drover-${uid}/claims`]) {
-      assert.equal((await Deno.lstat(d)).mode! & 0o777, 0o700, d);
-    }
   } finally {
-    Deno.umask(umask);
+    await Deno.remove(elsewhere, { recursive: true });
     await Deno.remove(root, { recursive: true });
   }
 });

@@ -32,11 +32,7 @@ function arithmetic(r: ShellReader, i: number): number {
 
 /** `$( … )`. */
 function commandSubstitution(r: ShellReader, i: number): number {
-  const src = r.src;
-  const j = matchParen(src, i + 2);
-  if (j < 0) return r.fail("unterminated $(");
-  r.appendSubstitution("command-substitution", src.slice(i + 2, j), src.slice(i, j + 1));
-  return j + 1;
+  return substitution(r, i, 2, matchParen, "command-substitution", "unterminated $(");
 }
 
 /** `${ … }`. */
@@ -77,18 +73,30 @@ function parameter(r: ShellReader, i: number): number {
 
 /** `` `…` `` at i, quoted or not; returns the index after it. */
 export function readBacktick(r: ShellReader, i: number): number {
-  const src = r.src;
-  const j = findBacktick(src, i + 1);
-  if (j < 0) return r.fail("unterminated backtick");
-  r.appendSubstitution("command-substitution", src.slice(i + 1, j), src.slice(i, j + 1));
-  return j + 1;
+  return substitution(r, i, 1, findBacktick, "command-substitution", "unterminated backtick");
 }
 
 /** Process substitution `<( … )` / `>( … )` at i; returns the index after it. */
 export function readProcessSubstitution(r: ShellReader, i: number): number {
+  const unterminated = "unterminated process substitution";
+  return substitution(r, i, 2, matchParen, "process-substitution", unterminated);
+}
+
+/**
+ * A substitution at i whose opener is `open` characters long and whose closer `close` finds (the
+ * index of the closing character, or -1): its body is a command of its own.
+ */
+function substitution(
+  r: ShellReader,
+  i: number,
+  open: number,
+  close: (s: string, start: number) => number,
+  feature: string,
+  unterminated: string,
+): number {
   const src = r.src;
-  const j = matchParen(src, i + 2);
-  if (j < 0) return r.fail("unterminated process substitution");
-  r.appendSubstitution("process-substitution", src.slice(i + 2, j), src.slice(i, j + 1));
+  const j = close(src, i + open);
+  if (j < 0) return r.fail(unterminated);
+  r.appendSubstitution(feature, src.slice(i + open, j), src.slice(i, j + 1));
   return j + 1;
 }

@@ -11,6 +11,7 @@
  */
 import { isDevicePath, isScratchPath, isSystemPath, normalizePath } from "./paths.ts";
 import { baseName, isAssignment, parseShell, type Segment } from "./shell_words.ts";
+import { COMMAND_WRAPPERS } from "./wrappers.ts";
 
 export type DangerRule =
   | "privilege-escalation"
@@ -73,32 +74,11 @@ const FORMAT =
   /^(mkfs(\..+)?|mke2fs|mkswap|mkntfs|mkdosfs|wipefs|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|blkdiscard|shred)$/;
 const POWER = new Set(["shutdown", "reboot", "halt", "poweroff", "telinit"]);
 const KILLERS = new Set(["kill", "pkill", "killall", "killall5", "skill", "slay"]);
-/** Programs that run their argument words (or one string) as a command. */
-const WRAPPERS = new Set([
-  "env",
-  "nohup",
-  "nice",
-  "ionice",
-  "timeout",
-  "stdbuf",
-  "setsid",
-  "exec",
-  "command",
-  "builtin",
-  "time",
-  "xargs",
-  "unbuffer",
-  "chrt",
-  "taskset",
-  "flock",
-  "strace",
-  "ltrace",
-  "watch",
-  "caffeinate",
-  "chroot",
-  "sg",
-  ...PRIVILEGE,
-]);
+/**
+ * Programs that run their argument words (or one string) as a command: the shared wrappers, and
+ * here also `xargs`, `watch` and every privilege tool, so that the rules judge what they run.
+ */
+const WRAPPERS = new Set([...COMMAND_WRAPPERS, "xargs", "watch", ...PRIVILEGE]);
 const REMOTE_FETCH = /\b(curl|wget|fetch|aria2c|nc|ncat|socat|http|httpie|lwp-request)\b/;
 /** Split a word into its option letters if it is a short-option cluster ("-rf" → "rf"). */
 function shortFlags(w: string): string {

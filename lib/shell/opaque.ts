@@ -51,6 +51,7 @@ import {
   vimCheck,
 } from "./opaque_interpreters.ts";
 import { baseName, isAssignment, type ParsedShell, parseShell } from "./shell_words.ts";
+import { COMMAND_WRAPPERS } from "./wrappers.ts";
 import {
   always,
   dashC,
@@ -188,28 +189,13 @@ export function familyOf(prog: string): Family | undefined {
     (PYTHON.test(prog) ? { names: [prog], check: pythonCheck } : undefined);
 }
 
-/** Wrappers: programs that run the rest of their words as a command (`timeout 5 make`). */
+/**
+ * Wrappers: programs that run the rest of their words as a command (`timeout 5 make`). `xargs` and
+ * `watch` are not among them here: they build or repeat their command, which makes them opaque
+ * forms of their own.
+ */
 export const WRAPPERS = new Set([
-  "env",
-  "nohup",
-  "nice",
-  "ionice",
-  "timeout",
-  "stdbuf",
-  "setsid",
-  "exec",
-  "command",
-  "builtin",
-  "time",
-  "unbuffer",
-  "chrt",
-  "taskset",
-  "flock",
-  "strace",
-  "ltrace",
-  "caffeinate",
-  "chroot",
-  "sg",
+  ...COMMAND_WRAPPERS,
   "sudo",
   "doas",
   "runuser",

@@ -1,6 +1,6 @@
 /** The opaque-code checks of programs that run a command given as text or built from input, and git's. */
 import { isAssignment } from "./shell_words.ts";
-import { type Check, isLong, longValue } from "./opaque_options.ts";
+import { type Check, isLong, longValue, OptionWalk } from "./opaque_options.ts";
 
 // ---- commands given as text, or built from input ----
 
@@ -82,20 +82,13 @@ export const SSH_COMMAND_OPTION =
  */
 export function sshLike(valueLetters: string, programFlags: string, remoteCommand: boolean): Check {
   return (prog, args) => {
-    let k = 0;
-    while (k < args.length) {
-      const a = args[k];
-      if (a === "--") {
-        k++;
-        break;
-      }
-      if (!a.startsWith("-") || a === "-") break;
-      k++;
+    const walk = new OptionWalk(args);
+    for (let a = walk.next(); a !== undefined; a = walk.next()) {
       const body = a.slice(1);
       for (let j = 0; j < body.length; j++) {
         const ch = body[j];
         if (!valueLetters.includes(ch)) continue;
-        const value = j + 1 < body.length ? body.slice(j + 1) : args[k++] ?? "";
+        const value = j + 1 < body.length ? body.slice(j + 1) : walk.value() ?? "";
         if (ch === "o" && SSH_COMMAND_OPTION.test(value)) {
           return `${prog} -o ${SSH_COMMAND_OPTION.exec(value)![1]}`;
         }
@@ -103,7 +96,7 @@ export function sshLike(valueLetters: string, programFlags: string, remoteComman
         break;
       }
     }
-    return remoteCommand && args.length > k + 1 ? `${prog} HOST COMMAND` : undefined;
+    return remoteCommand && args.length > walk.k + 1 ? `${prog} HOST COMMAND` : undefined;
   };
 }
 export const sshCheck = sshLike("BbcDEeFIiJLlmOoPpQRSWw", "", true);

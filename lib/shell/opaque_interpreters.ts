@@ -5,6 +5,7 @@ import {
   isLong,
   leadingOptions,
   longValue,
+  OptionWalk,
   REMOTE,
 } from "./opaque_options.ts";
 
@@ -100,11 +101,8 @@ export const pythonCheck: Check = (prog, args) => {
  */
 export function clusterCheck(code: string, rest: string, nextValue: string): Check {
   return (prog, args) => {
-    let k = 0;
-    while (k < args.length) {
-      const a = args[k];
-      if (a === "--" || !a.startsWith("-") || a === "-") break;
-      k++;
+    const walk = new OptionWalk(args);
+    for (let a = walk.next(); a !== undefined; a = walk.next()) {
       const body = a.slice(1);
       for (let i = 0; i < body.length; i++) {
         const ch = body[i];
@@ -115,7 +113,7 @@ export function clusterCheck(code: string, rest: string, nextValue: string): Che
           continue;
         }
         if (rest.includes(ch)) {
-          if (i === body.length - 1 && nextValue.includes(ch)) k++;
+          if (i === body.length - 1 && nextValue.includes(ch)) walk.value();
           break;
         }
       }
@@ -176,28 +174,23 @@ export const AWK_VALUE = new Set(["-F", "-v", "-f", "-e", "-i", "-l", "-E", "-o"
 export const awkCheck: Check = (prog, args) => {
   const programs: string[] = [];
   let fromFile = false;
-  let k = 0;
-  while (k < args.length) {
-    const a = args[k];
-    if (a === "--") {
-      k++;
-      break;
-    }
-    if (!a.startsWith("-") || a === "-") break;
+  const walk = new OptionWalk(args);
+  for (let a = walk.next(); a !== undefined; a = walk.next()) {
     if (a === "-l" || a.startsWith("-l") || isLong(a, "--load")) return `${prog} -l`;
-    const source = a === "-e" ? args[k + 1] : a.startsWith("-e") ? a.slice(2) : undefined;
-    const long = isLong(a, "--source") ? longValue(args, k, "--source") : undefined;
+    // walk.k is the index of the word after a
+    const source = a === "-e" ? args[walk.k] : a.startsWith("-e") ? a.slice(2) : undefined;
+    const long = isLong(a, "--source") ? longValue(args, walk.k - 1, "--source") : undefined;
     if (source !== undefined || long !== undefined) programs.push((source ?? long)!);
     if (
       a === "-f" || a.startsWith("-f") || isLong(a, "--file") || a === "-E" || isLong(a, "--exec")
     ) {
       fromFile = true;
     }
-    k += AWK_VALUE.has(a) || /^--(source|file|assign|field-separator|include|exec)$/.test(a)
-      ? 2
-      : 1;
+    if (AWK_VALUE.has(a) || /^--(source|file|assign|field-separator|include|exec)$/.test(a)) {
+      walk.value();
+    }
   }
-  if (programs.length === 0 && !fromFile && k < args.length) programs.push(args[k]);
+  if (programs.length === 0 && !fromFile && walk.k < args.length) programs.push(args[walk.k]);
   for (const text of programs) {
     if (/\bsystem\s*\(/.test(text)) return `${prog} system()`;
     if (/\|/.test(text.replaceAll("||", ""))) return `${prog} pipe`;
@@ -316,27 +309,20 @@ export function sedMayExecute(script: string): boolean {
 export const sedCheck: Check = (prog, args) => {
   const scripts: string[] = [];
   let fromFile = false;
-  let k = 0;
-  while (k < args.length) {
-    const a = args[k];
-    if (a === "--") {
-      k++;
-      break;
-    }
-    if (!a.startsWith("-") || a === "-") break;
-    k++;
+  const walk = new OptionWalk(args);
+  for (let a = walk.next(); a !== undefined; a = walk.next()) {
     if (isLong(a, "--expression")) {
-      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[k++];
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : walk.value();
       if (v !== undefined) scripts.push(v);
       continue;
     }
     if (isLong(a, "--file")) {
       fromFile = true;
-      if (!a.includes("=")) k++;
+      if (!a.includes("=")) walk.value();
       continue;
     }
     if (isLong(a, "--line-length")) {
-      if (!a.includes("=")) k++;
+      if (!a.includes("=")) walk.value();
       continue;
     }
     if (a.startsWith("--")) continue;
@@ -347,13 +333,13 @@ export const sedCheck: Check = (prog, args) => {
       if (ch === "i") break;
       if (ch === "e" || ch === "f" || ch === "l") {
         const attached = body.slice(j + 1);
-        const v = attached !== "" ? attached : args[k++];
+        const v = attached !== "" ? attached : walk.value();
         if (ch === "e" && v !== undefined) scripts.push(v);
         if (ch === "f") fromFile = true;
         break;
       }
     }
   }
-  if (scripts.length === 0 && !fromFile && k < args.length) scripts.push(args[k]);
+  if (scripts.length === 0 && !fromFile && walk.k < args.length) scripts.push(args[walk.k]);
   return scripts.some(sedMayExecute) ? `${prog} e` : undefined;
 };

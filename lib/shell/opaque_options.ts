@@ -5,6 +5,42 @@ export type Check = (prog: string, args: readonly string[]) => string | undefine
 
 // ---- reading options ----
 
+const IS_OPTION = (w: string) => w.startsWith("-") && w !== "-";
+
+/**
+ * A program's option words in front of its first operand, one at a time: "--" ends them (and is
+ * passed over), and so does the first word `isOption` refuses ("-" alone is an operand). Every
+ * option reader here walks with it, so that they all agree where the options end.
+ */
+export class OptionWalk {
+  /** Index of the next word; once the walk has ended, of the first operand. */
+  k = 0;
+  #ended = false;
+
+  constructor(
+    readonly args: readonly string[],
+    readonly isOption: (w: string) => boolean = IS_OPTION,
+  ) {}
+
+  /** The next option word (the walk moves past it), or undefined where the options end. */
+  next(): string | undefined {
+    if (this.#ended || this.k >= this.args.length) return undefined;
+    const a = this.args[this.k];
+    if (a === "--") this.k++;
+    if (a === "--" || !this.isOption(a)) {
+      this.#ended = true;
+      return undefined;
+    }
+    this.k++;
+    return a;
+  }
+
+  /** Take the word after the option as its value (undefined past the end). */
+  value(): string | undefined {
+    return this.args[this.k++];
+  }
+}
+
 /**
  * The options in front of the first operand, each with its value when it takes one as the next
  * word (`takesValue`). "--" ends them; `isOption` says what counts as an option word.
@@ -12,26 +48,14 @@ export type Check = (prog: string, args: readonly string[]) => string | undefine
 export function leadingOptions(
   args: readonly string[],
   takesValue: (w: string) => boolean = () => false,
-  isOption: (w: string) => boolean = (w) => w.startsWith("-") && w !== "-",
+  isOption: (w: string) => boolean = IS_OPTION,
 ): { opts: [string, string | undefined][]; operand: number } {
   const opts: [string, string | undefined][] = [];
-  let k = 0;
-  while (k < args.length) {
-    const a = args[k];
-    if (a === "--") {
-      k++;
-      break;
-    }
-    if (!isOption(a)) break;
-    if (takesValue(a) && k + 1 < args.length) {
-      opts.push([a, args[k + 1]]);
-      k += 2;
-    } else {
-      opts.push([a, undefined]);
-      k++;
-    }
+  const walk = new OptionWalk(args, isOption);
+  for (let a = walk.next(); a !== undefined; a = walk.next()) {
+    opts.push([a, takesValue(a) && walk.k < args.length ? walk.value() : undefined]);
   }
-  return { opts, operand: k };
+  return { opts, operand: walk.k };
 }
 
 /** `--name` or `--name=value`. */

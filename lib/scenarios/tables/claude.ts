@@ -6,6 +6,7 @@
  * fixtures were recorded with.
  */
 import type { ScenarioTable } from "../types.ts";
+import * as shape from "./shapes.ts";
 
 /** Typed, then sent with the Enter that starts the shell-command turn. */
 const TYPED = "summarise the notes in notes.txt";
@@ -15,6 +16,17 @@ const BUILD_OUT = "build check ok: 3 files";
 const READY = "? for shortcuts";
 const PROCEED = "Do you want to proceed?";
 const INTERRUPTED = "Interrupted · What should Claude do instead?";
+/** What the API error scenarios send. */
+const HELLO = "say hello";
+
+/** Every request refused with `status`: the screen the turn ends on, after one request, held still. */
+const refused = (status: number, fixture: string, defining: string) => ({
+  fixture,
+  script: [{ kind: "error" as const, status, times: Infinity }],
+  submit: HELLO,
+  until: { requests: 1, stableMs: 2000 },
+  defining: [defining, READY],
+});
 
 /** Quotes the permission prompt's own words; nothing is waiting while it shows. */
 const NARRATION = [
@@ -41,155 +53,83 @@ export const CLAUDE: ScenarioTable = {
   args: [],
   ready: { stableMs: 1200 },
   readyTimeoutMs: 60_000,
-  skipped: {},
   sessions: [
-    {
-      name: "main",
-      scenarios: [
-        {
-          name: "ready",
-          until: { stableMs: 800 },
-          defining: [READY],
-          expect: { state: "idle", verdicts: { input_box: null } },
-        },
-        {
-          name: "typed-input",
-          steps: [{ type: TYPED }],
-          until: { shows: [TYPED], stableMs: 600 },
-          expect: { state: "idle", verdicts: { input_box: TYPED } },
-        },
-        {
-          name: "bash-prompt",
-          script: [
-            {
-              kind: "tool_use",
-              name: "Bash",
-              input: { command: BUILD_CMD, description: "Run the build check" },
-              text: "I'll run the build check.",
-            },
-            { kind: "text", text: "The build check passed." },
-          ],
-          // Sends the typed text.
-          steps: [{ pause: 300 }, { keys: ["Enter"] }],
-          until: { requests: 1, shows: [BUILD_CMD], stableMs: 800 },
-          defining: ["Bash command", PROCEED, "1. Yes"],
-          expect: { state: "prompt", verdicts: { command: BUILD_CMD, permission_prompt: true } },
-        },
-        {
-          name: "approve",
-          steps: [{ approve: true }],
-          until: { requests: 1 },
-          expect: { approve: { outcome: "approved", key: "1" } },
-        },
-        {
-          name: "bash-output",
-          fixture: "bash-answered",
-          // The reply after the command only comes once its output went back to the model.
-          until: { shows: [BUILD_OUT, "The build check passed."], stableMs: 800 },
-          defining: [READY],
-          expect: { state: "idle", verdicts: { live_prompt: false } },
-        },
-        {
-          name: "file-prompt",
-          fixture: "write-prompt",
-          script: [{
+    shape.main([
+      ...shape.inputBox([READY], TYPED),
+      shape.commandPrompt({
+        script: [
+          {
             kind: "tool_use",
-            name: "Write",
-            input: { file_path: "{project}/report.md", content: "# Report\n\nAll good.\n" },
-          }],
-          steps: [{ submit: "write a report" }],
-          until: { requests: 1, shows: ["report.md"], stableMs: 800 },
-          defining: ["Create file", "Do you want to create report.md?", "1. Yes"],
-          expect: {
-            state: "prompt",
-            verdicts: { file_path: "report.md", permission_prompt: true },
+            name: "Bash",
+            input: { command: BUILD_CMD, description: "Run the build check" },
+            text: "I'll run the build check.",
           },
-        },
-        {
-          name: "escape-rejected",
-          steps: [{ keys: ["Escape"] }],
-          until: { hides: ["Do you want to create report.md?"], stableMs: 1500 },
-          // "User rejected write to report.md" (2.1.197), "Rejected write to report.md" (2.1.332).
-          defining: ["ejected write to report.md", READY],
-          expect: { state: "idle", verdicts: { live_prompt: false } },
-        },
-        {
-          name: "narration",
-          script: [{ kind: "text", text: NARRATION }],
-          steps: [{ submit: "what will the prompt look like?" }],
-          until: { requests: 1, shows: ["Nothing is waiting for you right now."], stableMs: 800 },
-          defining: [PROCEED, READY],
-          expect: {
-            state: "idle",
-            verdicts: { live_prompt: false, permission_prompt: false },
-          },
-        },
-      ],
-    },
+          { kind: "text", text: "The build check passed." },
+        ],
+        pauseMs: 300,
+        until: { requests: 1, shows: [BUILD_CMD], stableMs: 800 },
+        defining: ["Bash command", PROCEED, "1. Yes"],
+        verdicts: { command: BUILD_CMD },
+      }),
+      shape.approve("1"),
+      shape.noPrompt("bash-output", {
+        fixture: "bash-answered",
+        // The reply after the command only comes once its output went back to the model.
+        until: { shows: [BUILD_OUT, "The build check passed."], stableMs: 800 },
+        defining: [READY],
+      }),
+      shape.toolPrompt("file-prompt", {
+        fixture: "write-prompt",
+        script: [{
+          kind: "tool_use",
+          name: "Write",
+          input: { file_path: "{project}/report.md", content: "# Report\n\nAll good.\n" },
+        }],
+        submit: "write a report",
+        until: { requests: 1, shows: ["report.md"], stableMs: 800 },
+        defining: ["Create file", "Do you want to create report.md?", "1. Yes"],
+        verdicts: { file_path: "report.md", permission_prompt: true },
+      }),
+      shape.escapeRejected({
+        until: { hides: ["Do you want to create report.md?"], stableMs: 1500 },
+        // "User rejected write to report.md" (2.1.197), "Rejected write to report.md" (2.1.332).
+        defining: ["ejected write to report.md", READY],
+      }),
+      shape.narration(NARRATION, {
+        submit: "what will the prompt look like?",
+        until: { requests: 1, shows: ["Nothing is waiting for you right now."], stableMs: 800 },
+        defining: [PROCEED, READY],
+      }),
+    ]),
     {
       name: "busy",
       scenarios: [
-        {
-          name: "busy",
+        shape.busy({
           script: [{ kind: "text", text: SLOW_TEXT, chunkDelayMs: 500, chunkSize: 6 }],
-          steps: [{ submit: "summarise the notes" }],
           until: { requests: 1, shows: ["Reading the notes"], settleMs: 1000 },
           defining: ["esc to interrupt"],
-          expect: { state: "busy", verdicts: { mid_response: true } },
-        },
-        {
-          name: "interrupted",
-          steps: [{ keys: ["Escape"] }],
-          until: { stableMs: 1500 },
-          defining: [INTERRUPTED, READY],
-          expect: { state: "idle", verdicts: { mid_response: false } },
-        },
+        }),
+        shape.interrupted({ until: { stableMs: 1500 }, defining: [INTERRUPTED, READY] }),
       ],
     },
-    {
-      name: "retry",
-      scenarios: [{
-        name: "retrying",
-        fixture: "api-retrying",
-        script: [{ kind: "error", status: 429, times: Infinity }],
-        steps: [{ submit: "say hello" }],
-        // Between the second request and the third: the retry line of the first or second attempt
-        // is up (each retry waits a second or more). From the third failed attempt on, 2.1.332
-        // shows the API's message instead (the lab records that screen on its own).
-        until: { requests: 2, maxRequests: 2 },
-        // "Retrying in" (2.1.197), "retrying in" (2.1.332).
-        defining: ["API error · ", "etrying in", "esc to interrupt"],
-        timeoutMs: 45_000,
-        expect: { state: "busy", verdicts: { stream_error: "*" } },
-      }],
-    },
-    {
-      name: "auth",
+    shape.retrySession({
+      fixture: "api-retrying",
+      script: [{ kind: "error", status: 429, times: Infinity }],
+      submit: HELLO,
+      // Between the second request and the third: the retry line of the first or second attempt
+      // is up (each retry waits a second or more). From the third failed attempt on, 2.1.332
+      // shows the API's message instead (the lab records that screen on its own).
+      until: { requests: 2, maxRequests: 2 },
+      // "Retrying in" (2.1.197), "retrying in" (2.1.332).
+      defining: ["API error · ", "etrying in", "esc to interrupt"],
+      timeoutMs: 45_000,
+      verdicts: { stream_error: "*" },
+    }),
+    shape.authSession(refused(401, "auth-401", "Invalid API key"), {
       env: { CLAUDE_CODE_MAX_RETRIES: "2" },
-      scenarios: [{
-        name: "auth-failure",
-        fixture: "auth-401",
-        script: [{ kind: "error", status: 401, times: Infinity }],
-        steps: [{ submit: "say hello" }],
-        until: { requests: 1, stableMs: 2000 },
-        defining: ["Invalid API key", READY],
-        timeoutMs: 60_000,
-        expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
-      }],
-    },
-    {
-      name: "credit",
-      scenarios: [{
-        name: "out-of-credit",
-        fixture: "credit-400",
-        // HTTP 400 invalid_request_error "Your credit balance is too low…": not retried.
-        script: [{ kind: "error", status: 400, times: Infinity }],
-        steps: [{ submit: "say hello" }],
-        until: { requests: 1, stableMs: 2000 },
-        defining: ["Credit balance too low", READY],
-        timeoutMs: 60_000,
-        expect: { state: "unavailable", verdicts: { cli_unavailable: "*" } },
-      }],
-    },
+    }),
+    // HTTP 400 invalid_request_error "Your credit balance is too low…": not retried.
+    shape.quotaSession(refused(400, "credit-400", "Credit balance too low"), { name: "credit" }),
   ],
+  skipped: {},
 };

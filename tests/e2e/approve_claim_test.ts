@@ -63,16 +63,11 @@ function shellEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, NO_COLOR: "1", ...extra };
 }
 
-/** The keys a double got once nothing more arrives. */
-async function settledKeys(p: ReplayPane, ms = 1000): Promise<string> {
-  let last = await p.keys();
-  for (;;) {
-    await new Promise((r) => setTimeout(r, ms));
-    const now = await p.keys();
-    if (now === last) return now;
-    last = now;
-  }
-}
+/**
+ * The keys a double got, all of them: every caller's approvers have exited, so the double's
+ * sentinel proves nothing they sent is still on its way.
+ */
+const settledKeys = (p: ReplayPane): Promise<string> => p.settled();
 
 interface Rig extends AsyncDisposable {
   server: TestServer;
@@ -188,7 +183,7 @@ Deno.test("a symlink at the claim path: drover approve and sweep.sh approve exit
   assert.match(sweep.stdout, /no keys sent/);
 
   for (const x of [cron, sweep]) assert.doesNotMatch(x.stdout + x.stderr, /PRECIOUS/);
-  assert.equal(await settledKeys(r.agent, 500), "");
+  assert.equal(await settledKeys(r.agent), "");
   const now = await Deno.lstat(r.claimPath);
   assert.ok(now.isSymlink && now.ino === link.ino, "the link is left where it is");
   assert.equal(await Deno.readLink(r.claimPath), target);
@@ -212,7 +207,7 @@ Deno.test("drive --approve allowlist: a symlink at the pane's claim path → 74 
     .find((e) => e.ok === false);
   assert.equal(result?.error?.code, "STATE_UNWRITABLE", tick.stdout);
   assert.match(result.error.message, /a symbolic link stands where the pane's approve claim file/);
-  assert.equal(await settledKeys(r.agent, 500), "");
+  assert.equal(await settledKeys(r.agent), "");
   assert.equal(await r.orch.keys(), "");
   assert.ok((await Deno.lstat(r.claimPath)).isSymlink);
   assert.equal(await Deno.readTextFile(target), "PRECIOUS\n");
@@ -299,7 +294,7 @@ Deno.test("sweep.sh makes a missing /tmp/drover-UID 0700 whatever the umask (app
   const approve = await inFreshTmp("approve agents:1.0", "claims");
   assert.equal(approve.code, 0, approve.stdout + approve.stderr);
   assert.match(approve.stdout, /^approved pane %\d+/m);
-  assert.equal(await settledKeys(r.agent, 500), "1");
+  assert.equal(await settledKeys(r.agent), "1");
   // The stuck state (where XDG_RUNTIME_DIR is unset, as under cron) sits under the same base: a
   // live prompt's first sighting is recorded there.
   await r.agent.show(await screen("bash-prompt"));

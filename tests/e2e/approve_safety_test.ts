@@ -110,7 +110,6 @@ async function rig(agentScreen: Screen): Promise<Rig> {
       const r = await drover(["-L", srv.name, "--json", "approve", target], {
         env: { XDG_RUNTIME_DIR: runtime },
       });
-      await new Promise((res) => setTimeout(res, 300));
       return { code: r.code, out: envelope(r) };
     },
     async [Symbol.asyncDispose]() {
@@ -130,7 +129,7 @@ Deno.test("approve: a 1 that lands in an input box is reported (exit 20) and no 
   assert.equal(res.out.data.outcome, "key-in-input");
   assert.equal(res.out.data.reason, "key-in-input");
   assert.deepEqual(res.out.data.sent, ["1"]);
-  assert.equal(await r.agent.keys(), "1");
+  assert.equal(await r.agent.settled(), "1");
 });
 
 Deno.test("approve: the Enter is earned — same live modal but a 1 in an input box gets no Enter", async () => {
@@ -142,7 +141,7 @@ Deno.test("approve: the Enter is earned — same live modal but a 1 in an input 
   assert.equal(res.code, 20, JSON.stringify(res.out));
   assert.equal(res.out.data.outcome, "key-in-input");
   assert.equal(res.out.data.after.same_prompt, true);
-  assert.equal(await r.agent.keys(), "1");
+  assert.equal(await r.agent.settled(), "1");
 });
 
 Deno.test("approve: the same live modal with no 1 in an input box still earns its one Enter", async () => {
@@ -150,7 +149,7 @@ Deno.test("approve: the same live modal with no 1 in an input box still earns it
   const res = await r.approve(r.agent.paneId);
   assert.equal(res.code, 17, JSON.stringify(res.out));
   assert.deepEqual(res.out.data.sent, ["1", "Enter"]);
-  assert.equal(await r.agent.keys(), "1\r");
+  assert.equal(await r.agent.settled(), "1\r");
 });
 
 Deno.test("approve: no key into a synchronized window — refusal synchronized, exit 19, no pane gets anything", async () => {
@@ -171,13 +170,13 @@ Deno.test("approve: no key into a synchronized window — refusal synchronized, 
   await r.srv.tmux("set-option", "-p", "-t", r.other.paneId, "synchronize-panes", "on");
   const viaOther = await r.approve(r.agent.paneId);
   assert.equal(viaOther.code, 19, JSON.stringify(viaOther.out));
-  for (const p of [r.agent, r.other, r.orch]) assert.equal(await p.keys(), "", p.paneId);
+  for (const p of [r.agent, r.other, r.orch]) assert.equal(await p.settled(), "", p.paneId);
   // Off again: the same prompt is approved with exactly "1".
   await r.srv.tmux("set-option", "-p", "-u", "-t", r.other.paneId, "synchronize-panes");
   const ok = await r.approve(r.agent.paneId);
   assert.equal(ok.code, 0, JSON.stringify(ok.out));
-  assert.equal(await r.agent.keys(), "1");
-  assert.equal(await r.other.keys(), "");
+  assert.equal(await r.agent.settled(), "1");
+  assert.equal(await r.other.settled(), "");
 });
 
 Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the approval, nor later as stranded input", async () => {
@@ -198,8 +197,7 @@ Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the 
   const refused = ev.find((e) => e.event === "approve-refused");
   assert.ok(refused, first.stdout);
   assert.match(refused.message, /key-in-input|input/);
-  await new Promise((res) => setTimeout(res, 300));
-  assert.equal(await r.agent.keys(), "1");
+  assert.equal(await r.agent.settled(), "1");
   // The next ticks see "1" typed in the input box: the gate's own mistake, never submitted.
   for (let i = 0; i < 2; i++) {
     const next = await tick();
@@ -208,10 +206,9 @@ Deno.test("drive: a 1 that lands in an input box gets no Enter — not from the 
     // Said once (per dedup window), with its own reason.
     if (i === 0) assert.match(next.stdout, /"reason":"key-in-input"/, next.stdout);
   }
-  await new Promise((res) => setTimeout(res, 300));
-  assert.equal(await r.agent.keys(), "1");
-  assert.equal(await r.other.keys(), "");
-  assert.equal(await r.orch.keys(), "");
+  assert.equal(await r.agent.settled(), "1");
+  assert.equal(await r.other.settled(), "");
+  assert.equal(await r.orch.settled(), "");
 });
 
 Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick never submits it, and forgets it once cleared", async () => {
@@ -226,14 +223,12 @@ Deno.test("drover approve's stray 1 is marked on the pane: a later drive tick ne
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.doesNotMatch(run.stdout, /"event":"input-submitted"/, run.stdout);
   assert.match(run.stdout, /"reason":"key-in-input"/, run.stdout);
-  await new Promise((res) => setTimeout(res, 300));
-  assert.equal(await r.agent.keys(), "1");
+  assert.equal(await r.agent.settled(), "1");
   // Cleared by hand, then a person types something else: that is stranded input as usual.
   await r.agent.show(await readyTyped("fix the tests"));
   const later = await tick();
   assert.match(later.stdout, /"event":"input-submitted"/, later.stdout);
-  await new Promise((res) => setTimeout(res, 300));
-  assert.equal(await r.agent.keys(), "1\r");
+  assert.equal(await r.agent.settled(), "1\r");
   const cleared = await paneOption(r.srv, r.agent.paneId, "@drover-stray-key");
   assert.equal(cleared, "");
 });

@@ -88,13 +88,12 @@ async function rig(
       const r = await drover(["-L", srv.name, "--json", "approve", ...args], {
         env: { XDG_RUNTIME_DIR: runtime, ...env },
       });
-      // Give a stray key time to land before reading what the doubles received.
-      await new Promise((res) => setTimeout(res, 250));
+      // approve has exited: once the doubles read their sentinels, a stray key would be there.
       return {
         code: r.code,
         out: envelope(r),
-        keys: await agent.keys(),
-        orchKeys: await orch.keys(),
+        keys: await agent.settled(),
+        orchKeys: await orch.settled(),
       };
     },
     async [Symbol.asyncDispose]() {
@@ -314,9 +313,8 @@ async function approveWithHook(r: Rig, target: string, hook: () => Promise<void>
     socketPath: await socketPath(server),
     beforeReconfirm: hook,
   });
-  // Give a stray key time to land before reading what the double received.
-  await new Promise((res) => setTimeout(res, 250));
-  return { code: outcome.exit_code, out: { data: outcome }, keys: await r.agent.keys() };
+  // approve() has returned: once the double reads its sentinel, a stray key would be there.
+  return { code: outcome.exit_code, out: { data: outcome }, keys: await r.agent.settled() };
 }
 
 Deno.test("approve sends nothing when the prompt clears between the gate capture and the send", async () => {

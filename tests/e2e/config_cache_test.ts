@@ -142,9 +142,8 @@ async function rig(): Promise<Rig> {
         "--state",
         state,
       ]);
-      // Give a stray key time to land before reading what the doubles received.
-      await new Promise((r) => setTimeout(r, 400));
-      return { run, keys: await agent.keys(), orchKeys: await orch.keys() };
+      // The tick has exited: once the doubles read their sentinels, a stray key would be there.
+      return { run, keys: await agent.settled(), orchKeys: await orch.settled() };
     },
     async [Symbol.asyncDispose]() {
       await cleanupReplay(orch);

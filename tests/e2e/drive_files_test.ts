@@ -29,7 +29,11 @@ function jsonLines(run: DroverRun): Loose[] {
 
 const errorOf = (run: DroverRun) => jsonLines(run).find((e) => e.ok === false)?.error;
 
-/** The keys a double got once nothing more arrives (keys come one byte at a time). */
+/**
+ * The keys a double got while a drive loop is still running (keys come one byte at a time): a
+ * sentinel proves nothing against a sender that has not finished, so this one waits for `want`
+ * keys and then a quiet half second.
+ */
 async function settledKeys(p: ReplayPane, want: number, ms = 20_000): Promise<string> {
   const deadline = Date.now() + ms;
   while ((await p.keys()).length < want && Date.now() < deadline) {
@@ -117,7 +121,7 @@ Deno.test("drive: two --once ticks started together with different --state press
       for (const r of runs.filter((r) => r.code === 73)) {
         assert.equal(errorOf(r)?.code, "DRIVE_LOCKED");
       }
-      assert.equal(await settledKeys(agent, round), "\r".repeat(round), `round ${round}`);
+      assert.equal(await agent.settled(), "\r".repeat(round), `round ${round}`);
       await agent.show(typed);
     }
     assert.equal(await orch.keys(), "");
@@ -162,10 +166,10 @@ async function rig(): Promise<Rig> {
   };
 }
 
+/** After a tick that has exited: the doubles' sentinels prove no key is still on its way. */
 async function noKeys(r: Rig): Promise<void> {
-  await new Promise((res) => setTimeout(res, 500));
-  assert.equal(await r.agent.keys(), "");
-  assert.equal(await r.orch.keys(), "");
+  assert.equal(await r.agent.settled(), "");
+  assert.equal(await r.orch.settled(), "");
 }
 
 Deno.test("drive: a symlink at the lock path (a shared --state) → 74, its target untouched, no key", async () => {
@@ -201,7 +205,7 @@ Deno.test("drive: a symlink at the lock path (a shared --state) → 74, its targ
   // Nothing planted: the tick runs and presses its one Enter.
   const ok = await r.drive(["--once", "--state", shared]);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-  assert.equal(await settledKeys(r.agent, 1), "\r");
+  assert.equal(await r.agent.settled(), "\r");
 });
 
 Deno.test("drive: a symlink at the state or events path → 74 before any key, its target untouched", async () => {
@@ -249,7 +253,7 @@ Deno.test("drive: a state file with wrong field types loads with a state-reset w
   assert.equal(reset.length, 1, run.stdout);
   assert.match(reset[0].message, /dedup: expected record, received array/);
   assert.match(reset[0].message, /submitted\.text: expected string, received number/);
-  assert.equal(await settledKeys(r.agent, 1), "\r");
+  assert.equal(await r.agent.settled(), "\r");
 });
 
 /** Why a private mount namespace with a tmpfs cannot be made here, or null when it can. */

@@ -71,21 +71,11 @@ const names = (events: Loose[]) =>
   events.map((e) => e.event === "escalated" ? `escalated:${e.reason}` : e.event);
 
 /**
- * The pane's bytes once they stop arriving (drover waits for its own verify captures): unchanged
- * for half a second. The replay double logs what it reads behind drover's writes, and under a full
- * test run's load one 100 ms look returned a resume text typed only half-way.
+ * The pane's bytes once all of them have arrived: every tick is a `drive --once` that has exited
+ * (its own verify captures done), so the double's sentinel proves nothing it typed is still on its
+ * way — under a full run's load a fixed look once returned a resume text typed only half-way.
  */
-async function settled(p: ReplayPane): Promise<string> {
-  let last = await p.keys();
-  let still = 0;
-  for (let i = 0; i < 50 && still < 5; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = await p.keys();
-    still = now === last ? still + 1 : 0;
-    last = now;
-  }
-  return last;
-}
+const settled = (p: ReplayPane): Promise<string> => p.settled();
 
 for (const { version, banner, reset } of VERSIONS) {
   const FIX = `claude-code/${version}`;
@@ -137,7 +127,7 @@ for (const { version, banner, reset } of VERSIONS) {
       assert.equal(await settled(agent), "continue\r");
       assert.deepEqual(names(resumed.events), ["limit", "resumed"]);
       assert.match(resumed.stdout, /resumed .*typed "continue"/);
-      assert.equal(await orch.keys(), "");
+      assert.equal(await orch.settled(), "");
 
       // Later ticks: the limit is over; nothing is typed again.
       for (const t of [at(8), at(53)]) {
@@ -161,7 +151,7 @@ for (const { version, banner, reset } of VERSIONS) {
       const second = await tick(box, at(87, 2));
       assert.deepEqual(names(second.events), ["limit", "resumed", "limit", "resumed"]);
       assert.equal(await settled(agent), "continue\rcontinue\r");
-      assert.equal(await orch.keys(), "");
+      assert.equal(await orch.settled(), "");
 
       // The state file holds the limit between the runs.
       const dir = `${box.home}/.local/state/drover`;
@@ -244,7 +234,7 @@ for (const { version, banner, reset } of VERSIONS) {
       assert.deepEqual(names(due.events), ["limit", "escalated:limit-menu"]);
       assert.equal((await tick(box, at(4))).stdout, "", "once per dedup window");
       assert.equal(await settled(menu), "");
-      assert.equal(await orch.keys(), "");
+      assert.equal(await orch.settled(), "");
       // drover approve on it: refused (a limit, not a prompt), nothing sent.
       const approve = await box.run(`"$DROVER" approve ${menu.paneId}`);
       assert.notEqual(approve.code, 0);

@@ -78,19 +78,6 @@ async function rig(orch: Screen, agents: Screen[]): Promise<Rig> {
   };
 }
 
-/** Wait until the double has recorded `want` (keys arrive one byte at a time), then a settle. */
-async function keysSettle(p: ReplayPane, wantLength: number, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let k = await p.keys();
-  while (k.length < wantLength && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    k = await p.keys();
-  }
-  // Anything sent beyond what we expect would show up by now.
-  await new Promise((r) => setTimeout(r, 400));
-  return await p.keys();
-}
-
 // deno-lint-ignore no-explicit-any
 type Loose = any;
 
@@ -119,7 +106,7 @@ Deno.test("drive: stranded input gets exactly one Enter, then is escalated, neve
   const submitted = ev1.filter((e) => e.event === "input-submitted");
   assert.equal(submitted.length, 1, first.stdout);
   assert.equal(submitted[0].pane, agent.paneId);
-  assert.equal(await keysSettle(agent, 1), "\r");
+  assert.equal(await agent.settled(), "\r");
   assert.equal(await r.orch.keys(), "");
   // The double still shows the text (as a CLI that swallowed the Enter would): no second Enter.
   const second = await r.drive(["--once", "--json"]);
@@ -128,7 +115,7 @@ Deno.test("drive: stranded input gets exactly one Enter, then is escalated, neve
   assert.equal(stuck.length, 1, second.stdout);
   assert.equal(stuck[0].reason, "input-stuck");
   assert.equal(stuck[0].text, "summarise the notes in notes.txt");
-  assert.equal(await keysSettle(agent, 1), "\r");
+  assert.equal(await agent.settled(), "\r");
   // Within the dedup window the same escalation is not repeated.
   const third = await r.drive(["--once", "--json"]);
   assert.equal(events(third).filter((e) => e.event === "escalated").length, 0, third.stdout);
@@ -150,7 +137,7 @@ Deno.test("drive: the orchestrator's CLI out of credit → exit 75 before any ot
   const hooked = JSON.parse(await Deno.readTextFile(`${r.state}/hook.json`));
   assert.equal(hooked.reason, "orchestrator-unavailable");
   // The typed input in the agent pane was not submitted: the run stopped first.
-  assert.equal(await keysSettle(r.agents[0], 0, 300), "");
+  assert.equal(await r.agents[0].settled(), "");
   assert.equal(await r.orch.keys(), "");
   // Human output says why, with exit 75 (what cron mails).
   const human = await r.drive(["--once"]);
@@ -174,7 +161,7 @@ Deno.test("drive: a coding pane's CLI failing auth is escalated once; the loop g
   assert.match(esc[0].text, /Invalid API key/);
   // The other agent's stranded input was still handled in the same tick.
   assert.equal(ev.filter((e) => e.event === "input-submitted").length, 1);
-  assert.equal(await keysSettle(r.agents[1], 1), "\r");
+  assert.equal(await r.agents[1].settled(), "\r");
   assert.equal(await r.agents[0].keys(), "");
   const again = await r.drive(["--once", "--json"]);
   assert.equal(
@@ -189,7 +176,7 @@ Deno.test("drive: idle and busy panes get nothing", async () => {
   assert.equal(run.code, 0, run.stderr);
   const acted = events(run).filter((e) => !/^drive-/.test(e.event));
   assert.equal(acted.length, 0, run.stdout);
-  assert.equal(await keysSettle(r.agents[0], 0, 100), "");
+  assert.equal(await r.agents[0].settled(), "");
 });
 
 Deno.test("drive: an allowlisted real Bash prompt is approved with option 1 through the gate", async () => {
@@ -201,7 +188,7 @@ Deno.test("drive: an allowlisted real Bash prompt is approved with option 1 thro
   const approved = events(run).filter((e) => e.event === "approved");
   assert.equal(approved.length, 1, run.stdout);
   assert.equal(approved[0].command, "npm run build");
-  assert.equal(await keysSettle(agent, 1), "1");
+  assert.equal(await agent.settled(), "1");
   assert.equal(await r.orch.keys(), "");
 });
 
@@ -242,7 +229,7 @@ Deno.test("drive: prompts outside the allowlist, dangerous ones, and --approve n
   assert.equal(byPane.get(r.agents[1].paneId)?.verdict, "opaque:node -e", run.stdout);
   assert.equal(byPane.get(r.agents[2].paneId)?.verdict, "not-allowlisted", run.stdout);
   assert.equal(esc.length, 3);
-  for (const a of r.agents) assert.equal(await keysSettle(a, 0, 100), "");
+  for (const a of r.agents) assert.equal(await a.settled(), "");
   // The events file and the hook saw the same escalations.
   const file = (await Deno.readTextFile(`${r.state}/events.jsonl`)).trim().split("\n").map((l) =>
     JSON.parse(l)
@@ -292,7 +279,7 @@ Deno.test("drive: a multi-line command whose first line is allowlisted is escala
   assert.equal(esc[0].verdict, "not-allowlisted");
   assert.match(esc[0].message, /does not stand alone/);
   assert.equal(events(run).filter((e) => e.event === "approved").length, 0);
-  assert.equal(await keysSettle(r.agents[0], 0, 300), "");
+  assert.equal(await r.agents[0].settled(), "");
 });
 
 Deno.test("drive: the orchestrator is never approved, even for an allowlisted command", async () => {
@@ -302,7 +289,7 @@ Deno.test("drive: the orchestrator is never approved, even for an allowlisted co
   const esc = events(run).filter((e) => e.event === "escalated");
   assert.equal(esc.length, 1, run.stdout);
   assert.equal(esc[0].verdict, "orchestrator");
-  assert.equal(await keysSettle(r.orch, 0, 100), "");
+  assert.equal(await r.orch.settled(), "");
 });
 
 Deno.test("drive: a dialog is escalated, never answered", async () => {
@@ -310,7 +297,7 @@ Deno.test("drive: a dialog is escalated, never answered", async () => {
   const run = await r.drive(allowlistOnce("npm"));
   const esc = events(run).filter((e) => e.event === "escalated");
   assert.equal(esc[0]?.reason, "dialog", run.stdout);
-  assert.equal(await keysSettle(r.agents[0], 0, 100), "");
+  assert.equal(await r.agents[0].settled(), "");
 });
 
 Deno.test("drive: idle orchestrator past the nudge interval gets the nudge typed literally, then Enter", async () => {
@@ -326,7 +313,7 @@ Deno.test("drive: idle orchestrator past the nudge interval gets the nudge typed
   const second = await r.drive(args);
   const sent = events(second).filter((e) => e.event === "nudge-sent");
   assert.equal(sent.length, 1, second.stdout + second.stderr);
-  assert.equal(await keysSettle(r.orch, nudge.length + 1), nudge + "\r");
+  assert.equal(await r.orch.settled(), nudge + "\r");
   assert.equal(await r.agents[0].keys(), "");
   // The nudge timer restarts from the nudge (the next one is due a full interval later).
   const saved = JSON.parse(await Deno.readTextFile(envelopeOf(second).data.state_file));
@@ -349,11 +336,11 @@ Deno.test("drive: a nudge that stays in the input box gets two recoveries, then 
   assert.equal(esc.length, 1, run.stdout);
   assert.equal(esc[0].reason, "nudge-wedged");
   const want = `${nudge}\r\x15${nudge}\r\x15${nudge}\r`;
-  assert.equal(await keysSettle(r.orch, want.length), want);
+  assert.equal(await r.orch.settled(), want);
   // The wedged text is not "stranded input" for the next tick: no extra Enter.
   const next = await r.drive(["--once", "--json"]);
   assert.equal(next.code, 0);
-  assert.equal(await keysSettle(r.orch, want.length, 100), want);
+  assert.equal(await r.orch.settled(), want);
 });
 
 Deno.test("drive: a second drive on the same session exits at once with DRIVE_LOCKED, touching nothing", async () => {
@@ -366,7 +353,7 @@ Deno.test("drive: a second drive on the same session exits at once with DRIVE_LO
     assert.equal(run.code, 73, run.stdout + run.stderr);
     assert.equal(JSON.parse(run.stdout.trim()).error.code, "DRIVE_LOCKED");
     assert.ok(Date.now() - t0 < 20_000);
-    assert.equal(await keysSettle(r.agents[0], 0, 300), "");
+    assert.equal(await r.agents[0].settled(), "");
     // No state file was written by the loser.
     const listed = (await names(r.state)).map((e) => e.name);
     assert.ok(!listed.some((n) => n.endsWith(".state.json")), listed.join(","));
@@ -491,7 +478,7 @@ Deno.test("drive: an orchestrator target that is not in the session is refused b
   const run = await r.drive(["--once", "--orchestrator", "s:7.0"]);
   assert.equal(run.code, 4, run.stderr);
   assert.match(run.stderr, /not a pane of session/);
-  assert.equal(await keysSettle(r.agents[0], 0, 200), "");
+  assert.equal(await r.agents[0].settled(), "");
 });
 
 Deno.test("drive: a hanging --on-escalate is ended at --hook-timeout with its children, reported as a warning", async () => {

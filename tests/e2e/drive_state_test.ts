@@ -44,7 +44,6 @@ async function rig(): Promise<Rig> {
         ["-L", srv.name, "--json", "drive", "--session", "s", "--state", stateDir, ...extra],
         { env: { XDG_RUNTIME_DIR: tmp } },
       );
-      await new Promise((res) => setTimeout(res, 400));
       return r;
     },
     async [Symbol.asyncDispose]() {
@@ -71,8 +70,8 @@ Deno.test("drive: a directory at the state path → exit 74 STATE_UNWRITABLE nam
     const err = errorOf(run);
     assert.equal(err?.code, "STATE_UNWRITABLE", run.stdout);
     assert.ok(err.message.includes(path), err.message);
-    assert.equal(await r.agent.keys(), "");
-    assert.equal(await r.orch.keys(), "");
+    assert.equal(await r.agent.settled(), "");
+    assert.equal(await r.orch.settled(), "");
   }
   // Human output names the path too, and no stack trace.
   const human = await drover([
@@ -90,12 +89,12 @@ Deno.test("drive: a directory at the state path → exit 74 STATE_UNWRITABLE nam
   assert.equal(human.code, 74);
   assert.ok(human.stderr.includes(path), human.stderr);
   assert.doesNotMatch(human.stderr, /\n\s+at /);
-  assert.equal(await r.agent.keys(), "");
+  assert.equal(await r.agent.settled(), "");
   // Fixed: the same tick runs and presses the one Enter.
   await Deno.remove(path);
   const ok = await r.drive(dir, ["--once"]);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-  assert.equal(await r.agent.keys(), "\r");
+  assert.equal(await r.agent.settled(), "\r");
 });
 
 Deno.test("drive: a state directory that cannot be created → exit 74, no key sent", async () => {
@@ -105,7 +104,7 @@ Deno.test("drive: a state directory that cannot be created → exit 74, no key s
   const run = await r.drive(`${file}/state`, ["--once"]);
   assert.equal(run.code, 74, run.stdout + run.stderr);
   assert.equal(errorOf(run)?.code, "STATE_UNWRITABLE");
-  assert.equal(await r.agent.keys(), "");
+  assert.equal(await r.agent.settled(), "");
 });
 
 Deno.test("drive loop: the state turning unwritable between ticks stops the loop with 74 before the next tick's key", async () => {
@@ -166,9 +165,8 @@ Deno.test("drive loop: the state turning unwritable between ticks stops the loop
     };
     assert.equal(run.code, 74, run.stdout + run.stderr);
     assert.equal(errorOf(run)?.code, "STATE_UNWRITABLE", run.stdout);
-    await new Promise((res) => setTimeout(res, 400));
-    assert.equal(await r.agent.keys(), "");
-    assert.equal(await r.orch.keys(), "");
+    assert.equal(await r.agent.settled(), "");
+    assert.equal(await r.orch.settled(), "");
   } finally {
     clearTimeout(timer);
   }

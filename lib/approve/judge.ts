@@ -7,7 +7,7 @@ import { makeDetector } from "../detect/factory.ts";
 import { bottomModalLines, type Verdicts } from "../detect/mod.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import type { PaneCapture } from "../tmux/capture.ts";
-import type { JudgedVerdicts } from "./mod.ts";
+import type { JudgedVerdicts } from "./approve.ts";
 import { type GateWords, gateWordsFor } from "../profile/gate_words.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -4,7 +4,7 @@
  */
 import { checkCliFlag, judgedByDefault } from "../profile/resolve.ts";
 import { loadConfig } from "../config/discover.ts";
-import { approve, type ApproveOutcome } from "../approve/mod.ts";
+import { approve, type ApproveOutcome } from "../approve/approve.ts";
 import { makeGateWords, makeJudge } from "../approve/judge.ts";
 import { viewTarget } from "../identify/context.ts";
 import { socketPath } from "../tmux/options.ts";

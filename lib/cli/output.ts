@@ -2,6 +2,7 @@
  * The only place that writes to stdout/stderr. Commands return data plus a human rendering; this
  * module turns that into either concise text or one JSON envelope.
  */
+import { replaceControls } from "../base/control.ts";
 import { DroverError } from "../errors.ts";
 
 export interface GlobalOptions {
@@ -60,8 +61,9 @@ export function safeJson(value: unknown, indent?: number): string {
 
 /** Replace raw control characters in human output so a hostile capture cannot drive the terminal. */
 export function printable(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+  // Tab and newline are the layout of human output, not something a capture slipped in.
+  return replaceControls(text, (c) => {
+    if (c === "\t" || c === "\n") return c;
     const hex = c.charCodeAt(0).toString(16).padStart(2, "0");
     return `\\x${hex}`;
   });

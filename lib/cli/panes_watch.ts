@@ -4,6 +4,7 @@
  * — q, Ctrl-C, SIGINT/SIGTERM/SIGHUP, an error — goes through one restore: colours reset, cursor
  * shown, main screen back, raw mode off.
  */
+import { sleep } from "../base/sleep.ts";
 import type { Config } from "../config/load.ts";
 import { EventsTail, type EventsView } from "../board/events.ts";
 import { ENTER, frameUpdate, LEAVE } from "../board/frame.ts";
@@ -133,13 +134,9 @@ export async function watch(o: WatchOptions): Promise<CommandResult> {
       });
       put(frameUpdate(shown, lines));
       shown = lines;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, intervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      const woken = new AbortController();
+      wake = () => woken.abort();
+      await sleep(intervalMs, woken.signal);
       wake = undefined;
       if (stopped) break;
       if (resized) {

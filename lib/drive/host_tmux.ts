@@ -3,18 +3,14 @@
  * call per tick for every pane, plain and styled), each pane judged with its own CLI's resolved
  * profile, keys through lib/tmux, approvals through lib/approve's gate.
  */
-import { approve } from "../approve/mod.ts";
+import { approve } from "../approve/approve.ts";
 import { makeGateWords, toJudged } from "../approve/judge.ts";
 import { type DetectClock, makeDetector } from "../detect/factory.ts";
 import type { Config } from "../config/load.ts";
 import { judgedByDefault } from "../profile/resolve.ts";
 import { DroverError } from "../errors.ts";
-import {
-  type Identified,
-  identifyPane,
-  needsProcessTable,
-  readProcTable,
-} from "../identify/mod.ts";
+import { type Identified, identifyPane, needsProcessTable } from "../identify/pane_cli.ts";
+import { readProcTable } from "../identify/procs.ts";
 import { orchestrators } from "../identify/roles.ts";
 import { capturePane, capturePanes, type PaneCapture } from "../tmux/capture.ts";
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";

@@ -6,18 +6,9 @@ import type { Config } from "../config/load.ts";
 import { DroverError } from "../errors.ts";
 import { listPanes, type PaneInfo, resolveTarget } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
-import {
-  cliNames,
-  type CliVersion,
-  type Identified,
-  identifyPane,
-  needsProcessTable,
-  processVersion,
-  type ProcTable,
-  readArgvs,
-  readProcTable,
-  subtree,
-} from "./mod.ts";
+import { cliNames, type Identified, identifyPane, needsProcessTable } from "./pane_cli.ts";
+import { type ProcTable, readArgvs, readProcTable, subtree } from "./procs.ts";
+import { type CliVersion, processVersion } from "./version.ts";
 import { orchestrators, type Role, roleOf } from "./roles.ts";
 
 export interface PaneView {

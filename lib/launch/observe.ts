@@ -6,7 +6,7 @@ import type { Config } from "../config/load.ts";
 import { detect, type Verdicts } from "../detect/mod.ts";
 import { DroverError } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
-import type { Identified } from "../identify/mod.ts";
+import type { Identified } from "../identify/pane_cli.ts";
 import { resolveProfile } from "../profile/resolve.ts";
 import { capturePane } from "../tmux/capture.ts";
 import { listPanes, type PaneInfo } from "../tmux/panes.ts";

@@ -10,7 +10,7 @@
  * - A time with no date is the next occurrence of that wall-clock time; a date with no year is its
  *   next occurrence. A CLI prints the time cut to the minute, so a time up to a minute past is
  *   still "now", not tomorrow.
- * - Wall-clock time is turned into an instant with the zone's rules (Intl): a time that a DST
+ * - Wall-clock time is turned into an instant with the zone's rules (Temporal): a time that a DST
  *   change skips moves forward by the gap (2:30 → 3:30), and a time that happens twice reads as
  *   the later one — resuming a minute late costs nothing, resuming early costs a second limit.
  */
@@ -229,52 +229,17 @@ function readZone(t: string): Zone | null {
     const sign = off[1] === "+" ? 1 : -1;
     return { kind: "fixed", offsetMs: sign * (h * HOUR + m * MINUTE) };
   }
-  // An IANA name: letters, digits, '/', '_', '-', '+' (Etc/GMT+5). Intl knows it or it is unread.
+  // An IANA name: letters, digits, '/', '_', '-', '+' (Etc/GMT+5), or it is unread. Intl resolves
+  // old links (US/Pacific-New); Temporal, which does the arithmetic, must know what it resolves
+  // to: the few names only ICU still has (Factory, SystemV/…) are unread too.
   if (!/^[A-Za-z][A-Za-z0-9/_+-]{1,63}$/.test(t)) return null;
   try {
     const name = new Intl.DateTimeFormat("en-US", { timeZone: t }).resolvedOptions().timeZone;
+    new Temporal.ZonedDateTime(0n, name);
     return { kind: "iana", name };
   } catch {
     return null;
   }
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(name: string): Intl.DateTimeFormat {
-  let f = formatters.get(name);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: name,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(name, f);
-  }
-  return f;
-}
-
-/** The zone's offset from UTC (local − UTC, ms) at instant `t`. */
-export function offsetAt(zone: Zone, t: number): number {
-  if (zone.kind === "fixed") return zone.offsetMs;
-  const parts: Record<string, number> = {};
-  for (const p of formatterFor(zone.name).formatToParts(new Date(t))) {
-    if (p.type !== "literal") parts[p.type] = Number(p.value);
-  }
-  const local = Date.UTC(
-    parts.year,
-    parts.month - 1,
-    parts.day,
-    parts.hour === 24 ? 0 : parts.hour,
-    parts.minute,
-    parts.second,
-  );
-  return local - Math.floor(t / 1000) * 1000;
 }
 
 interface YMD {
@@ -285,8 +250,13 @@ interface YMD {
 
 /** The calendar date at instant `t` in the zone. */
 function wallDate(zone: Zone, t: number): YMD {
-  const d = new Date(t + offsetAt(zone, t));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+  if (zone.kind === "fixed") {
+    const d = new Date(t + zone.offsetMs);
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+  }
+  // Temporal takes whole milliseconds; the date a fraction falls in is its floor's.
+  const z = Temporal.Instant.fromEpochMilliseconds(Math.floor(t)).toZonedDateTimeISO(zone.name);
+  return { year: z.year, month: z.month, day: z.day };
 }
 
 function addDays(d: YMD, n: number): YMD {
@@ -303,16 +273,11 @@ export function wallToInstant(
   h: number,
   m: number,
 ): number {
+  // Date.UTC in both branches, as daysInMonth: a printed year is read one way whatever the zone.
   const wall = Date.UTC(year, month - 1, day, h, m);
   if (zone.kind === "fixed") return wall - zone.offsetMs;
-  // Real zones change offset at most once within a day either side: the offsets just before and
-  // just after are the only candidates.
-  const before = offsetAt(zone, wall - DAY);
-  const after = offsetAt(zone, wall + DAY);
-  const valid = [...new Set([before, after])]
-    .map((o) => wall - o)
-    .filter((t) => t + offsetAt(zone, t) === wall);
-  if (valid.length > 0) return Math.max(...valid);
-  // Skipped by a change forward: read it with the offset before the change (2:30 → 3:30).
-  return wall - before;
+  // "later" is the module comment's rule: a skipped time moves forward by the gap, a repeated one
+  // is its second occurrence.
+  return Temporal.Instant.fromEpochMilliseconds(wall).toZonedDateTimeISO("UTC").toPlainDateTime()
+    .toZonedDateTime(zone.name, { disambiguation: "later" }).epochMilliseconds;
 }

@@ -8,7 +8,7 @@
  * it. Temp roots are removed.
  */
 import type { Config } from "../config/load.ts";
-import { approve, type ApproveOutcome } from "../approve/mod.ts";
+import { approve, type ApproveOutcome } from "../approve/approve.ts";
 import { makeJudge } from "../approve/judge.ts";
 import { detect, type Verdicts } from "../detect/mod.ts";
 import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts";

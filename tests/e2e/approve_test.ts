@@ -17,7 +17,7 @@ import {
   startReplay,
 } from "../helpers/replay.ts";
 import { claimPaths } from "../../lib/approve/claim.ts";
-import { approve } from "../../lib/approve/mod.ts";
+import { approve } from "../../lib/approve/approve.ts";
 import { makeJudge } from "../../lib/approve/judge.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { viewTarget } from "../../lib/identify/context.ts";

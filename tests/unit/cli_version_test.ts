@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { detect } from "../../lib/detect/mod.ts";
-import { cliNames } from "../../lib/identify/mod.ts";
+import { cliNames } from "../../lib/identify/pane_cli.ts";
 import {
   packageRootIn,
   processVersion,

@@ -3,7 +3,7 @@
  * subtrees' argv are read — with the same verdicts as a full read.
  */
 import assert from "node:assert/strict";
-import { identifyPane, needsProcessTable } from "../../lib/identify/mod.ts";
+import { identifyPane, needsProcessTable } from "../../lib/identify/pane_cli.ts";
 import { readProcTable } from "../../lib/identify/procs.ts";
 import type { PaneInfo } from "../../lib/tmux/panes.ts";
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { identifyPane, type ProcTable } from "../../lib/identify/mod.ts";
+import { identifyPane } from "../../lib/identify/pane_cli.ts";
+import type { ProcTable } from "../../lib/identify/procs.ts";
 import { orchestrators, roleOf } from "../../lib/identify/roles.ts";
 import type { PaneInfo } from "../../lib/tmux/panes.ts";
 

@@ -6,7 +6,7 @@
  * test-named variable anywhere in the product, and every DROVER_* name it holds is one the README
  * documents or one drive's hook exports to the hook command (set, never read).
  *
- * Mutation caught (verified): `lib/approve/mod.ts` reading
+ * Mutation caught (verified): `lib/approve/approve.ts` reading
  * `Deno.env.get("DROVER_TEST_HOOK_BEFORE_RECONFIRM")` again.
  */
 import assert from "node:assert/strict";

@@ -79,7 +79,6 @@ const SPAWNERS: Record<string, string> = {
   "tmux/run.ts": "tmux itself: the one primitive",
   "identify/procs.ts": "ps, where /proc is missing",
   "drive/hook.ts": "the user's --on-escalate hook",
-  "approve/mod.ts": "a test seam's shell command",
   "launch/availability.ts": "the login shell probing PATH",
   "verify/find.ts": "the agent CLI's --version (verify)",
 };

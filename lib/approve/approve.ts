@@ -28,8 +28,6 @@ import {
   optionOneSelected,
   type RefusalReason,
 } from "./gate.ts";
-
-export { APPROVE_EXIT } from "./gate.ts";
 import type { GateWords } from "../profile/gate_words.ts";
 import { sleep } from "../base/sleep.ts";
 

@@ -13,10 +13,6 @@ import { type Proc, type ProcTable, subtree } from "./procs.ts";
 import type { CliNames } from "./version.ts";
 import { oneLine } from "../base/clip.ts";
 
-export { readArgvs, readProcTable, scanProc, subtree } from "./procs.ts";
-export { type CliVersion, processVersion, type VersionSource } from "./version.ts";
-export type { Proc, ProcTable } from "./procs.ts";
-
 export type CliSource = "pane-option" | "process" | "flag" | "default_cli" | "fallback";
 
 export interface Identified {

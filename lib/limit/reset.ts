@@ -231,16 +231,26 @@ function readZone(t: string): Zone | null {
   }
   // An IANA name: letters, digits, '/', '_', '-', '+' (Etc/GMT+5), or it is unread. Intl resolves
   // old links (US/Pacific-New); Temporal, which does the arithmetic, must know what it resolves
-  // to: the few names only ICU still has (Factory, SystemV/…) are unread too.
+  // to. The few names only ICU still has keep the rules ICU gives them: a machine whose local zone
+  // is `Factory` (some minimal images) reads a bare reset time as UTC, as before Temporal.
   if (!/^[A-Za-z][A-Za-z0-9/_+-]{1,63}$/.test(t)) return null;
   try {
     const name = new Intl.DateTimeFormat("en-US", { timeZone: t }).resolvedOptions().timeZone;
+    const icuOnly = ICU_ONLY_ZONES[name];
+    if (icuOnly !== undefined) return icuOnly;
     new Temporal.ZonedDateTime(0n, name);
     return { kind: "iana", name };
   } catch {
     return null;
   }
 }
+
+/** Zones ICU knows and Temporal does not, as the rules ICU applies to them. */
+const ICU_ONLY_ZONES: Record<string, Zone> = {
+  Factory: { kind: "fixed", offsetMs: 0 },
+  "SystemV/EST5": { kind: "fixed", offsetMs: -5 * HOUR },
+  "SystemV/PST8PDT": { kind: "iana", name: "PST8PDT" },
+};
 
 interface YMD {
   year: number;

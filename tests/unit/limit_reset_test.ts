@@ -11,6 +11,7 @@ import {
   parseZone,
   type ResetCaptures,
   resetIso,
+  wallToInstant,
 } from "../../lib/limit/reset.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { detect } from "../../lib/detect/mod.ts";
@@ -457,4 +458,15 @@ Deno.test("reset: a limit printed in an unknown zone has no reset instant (so dr
   }
   // Unread resets escalate as an unavailable CLI (tests/unit/drive_limit_test.ts "a limit with no
   // readable reset is escalated as before, even with resume").
+});
+
+Deno.test("reset zones ICU knows and Temporal does not keep ICU's rules (a local zone of Factory reads as UTC)", () => {
+  const at = (zone: string) => wallToInstant(parseZone(zone)!, 2026, 7, 1, 15, 0);
+  assert.equal(at("Factory"), Date.parse("2026-07-01T15:00:00Z"));
+  assert.equal(at("SystemV/EST5"), Date.parse("2026-07-01T20:00:00Z"));
+  assert.equal(at("SystemV/PST8PDT"), Date.parse("2026-07-01T22:00:00Z"));
+  assert.equal(
+    wallToInstant(parseZone("SystemV/PST8PDT")!, 2026, 1, 1, 15, 0),
+    Date.parse("2026-01-01T23:00:00Z"),
+  );
 });

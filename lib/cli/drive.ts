@@ -15,7 +15,8 @@ import {
 } from "../drive/events.ts";
 import { acquireDriveLock } from "../drive/lock.ts";
 import { type DriveFlags, resolveDriveOptions, sessionKey } from "../drive/options.ts";
-import { DRIVE_EXIT, DriveLoop } from "../drive/run.ts";
+import { DriveLoop } from "../drive/run.ts";
+import { DRIVE_EXIT } from "../drive/outcome.ts";
 import { loadState } from "../drive/state_file.ts";
 import { isDiskFull } from "../io/safe_file.ts";
 import { asSessionGone, TmuxDriveHost } from "../drive/host_tmux.ts";

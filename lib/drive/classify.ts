@@ -101,22 +101,12 @@ export function classifyCapture(
         return { verb: "refuse", reason: "dialog", detail: g.ok ? plan.message : g.message };
       }
       if (plan.opaque) {
-        return {
-          verb: "escalate",
-          reason: "opaque",
-          opaque: plan.opaque.form,
-          detail: plan.opaque.detail,
-          command: plan.command ?? "",
-        };
+        const { form: opaque, detail } = plan.opaque;
+        return { verb: "escalate", reason: "opaque", opaque, detail, command: plan.command ?? "" };
       }
       if (plan.danger) {
-        return {
-          verb: "escalate",
-          reason: "danger",
-          rule: plan.danger.rule,
-          detail: plan.danger.detail,
-          command: plan.command ?? "",
-        };
+        const { rule, detail } = plan.danger;
+        return { verb: "escalate", reason: "danger", rule, detail, command: plan.command ?? "" };
       }
       return {
         verb: "escalate",

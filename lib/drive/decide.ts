@@ -133,6 +133,22 @@ export function planPane(
     if (step?.kind === "limit-stale") v = withoutStaleLimit(v, step.memory);
     else if (step) return { kind: "limit", step };
   }
+  const unavailable = unavailablePlan(pane, v);
+  if (unavailable) return unavailable;
+  if (v.live_prompt && v.permission_prompt) return permissionPlan(pane, v, s);
+  if (v.live_prompt) {
+    return {
+      kind: "escalate",
+      reason: "dialog",
+      key: `${pane.id}\u001fdialog`,
+      message: `a dialog (not a permission prompt) waits for a person`,
+    };
+  }
+  return inputPlan(pane, v, st, now, s);
+}
+
+/** A CLI at a limit menu, or one that cannot serve; null when it can. */
+function unavailablePlan(pane: PaneRef, v: DriveVerdicts): PanePlan | null {
   if (v.limit_menu && v.cli_unavailable === v.limit_menu && pane.role !== "orchestrator") {
     // The menu alone says the CLI is at a limit (no banner or unavailable line is left above it):
     // the limit-menu escalation, never an answer (a banner above it escalates as cli-unavailable).
@@ -146,103 +162,126 @@ export function planPane(
       }"); drover never answers a limit menu: a person chooses (Esc closes it)`,
     };
   }
-  if (v.cli_unavailable !== null) {
-    if (pane.role === "orchestrator") {
-      return { kind: "confirm-unavailable", line: v.cli_unavailable };
-    }
+  if (v.cli_unavailable === null) return null;
+  if (pane.role === "orchestrator") {
+    return { kind: "confirm-unavailable", line: v.cli_unavailable };
+  }
+  return {
+    kind: "escalate",
+    reason: "cli-unavailable",
+    key: `${pane.id}\u001fcli-unavailable`,
+    text: v.cli_unavailable,
+    message: `the ${pane.cli} CLI in this pane cannot serve: ${oneLine(v.cli_unavailable, 200)}`,
+    ...(v.limit && v.limit_resets_at ? { resets_at: v.limit_resets_at } : {}),
+  };
+}
+
+/** What every escalation of one permission prompt carries. */
+interface PromptEscalation {
+  kind: "escalate";
+  reason: "permission-prompt";
+  key: string;
+  command: string | null;
+  file_path: string | null;
+}
+
+/** A live permission prompt: approved only for an allowlisted command on an agent pane. */
+function permissionPlan(pane: PaneRef, v: DriveVerdicts, s: DriveSettings): PanePlan {
+  const what = v.command ?? v.file_path ?? "";
+  const key = `${pane.id}\u001fprompt\u001f${what}`;
+  const base: PromptEscalation = {
+    kind: "escalate",
+    reason: "permission-prompt",
+    key,
+    command: v.command,
+    file_path: v.file_path,
+  };
+  const shown = v.command !== null
+    ? `"${oneLine(v.command, 200)}"`
+    : v.file_path !== null
+    ? `file ${v.file_path}`
+    : "(no command shown)";
+  if (pane.role === "orchestrator") {
     return {
-      kind: "escalate",
-      reason: "cli-unavailable",
-      key: `${pane.id}\u001fcli-unavailable`,
-      text: v.cli_unavailable,
-      message: `the ${pane.cli} CLI in this pane cannot serve: ${oneLine(v.cli_unavailable, 200)}`,
-      ...(v.limit && v.limit_resets_at ? { resets_at: v.limit_resets_at } : {}),
+      ...base,
+      verdict: "orchestrator",
+      message: `permission prompt for ${shown} on the orchestrator, which is never approved`,
     };
   }
-  if (v.live_prompt && v.permission_prompt) {
-    const what = v.command ?? v.file_path ?? "";
-    const key = `${pane.id}\u001fprompt\u001f${what}`;
-    const base = {
-      kind: "escalate" as const,
-      reason: "permission-prompt" as const,
-      key,
-      command: v.command,
-      file_path: v.file_path,
-    };
-    const shown = v.command !== null
-      ? `"${oneLine(v.command, 200)}"`
-      : v.file_path !== null
-      ? `file ${v.file_path}`
-      : "(no command shown)";
-    if (pane.role === "orchestrator") {
-      return {
-        ...base,
-        verdict: "orchestrator",
-        message: `permission prompt for ${shown} on the orchestrator, which is never approved`,
-      };
-    }
-    if (s.approve === "none") {
-      return {
-        ...base,
-        verdict: "approve-none",
-        message: `permission prompt for ${shown} waits for a person (--approve none)`,
-      };
-    }
-    if (v.command === null) {
-      return {
-        ...base,
-        verdict: "not-allowlisted",
-        message: `permission prompt for ${shown}: only commands can be allowlisted`,
-      };
-    }
-    // Danger first: a dangerous command is named as such even when more lines follow it.
-    const c = classifyCommand(v.command, s.allow);
-    if (c.decision === "danger") {
-      return {
-        ...base,
-        verdict: `danger:${c.rule}`,
-        danger: { rule: c.rule, detail: c.detail },
-        message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
-          oneLine(c.detail, 80)
-        }); never auto-approved`,
-      };
-    }
-    if (c.decision === "opaque") {
-      return {
-        ...base,
-        verdict: `opaque:${c.form}`,
-        opaque: { form: c.form, detail: c.detail },
-        message:
-          `permission prompt for ${shown} runs code drover cannot judge (opaque: ${c.form}); ` +
-          "no allowlist prefix approves it, only an entry equal to the whole command",
-      };
-    }
-    if (v.command_block !== undefined && !commandStandsAlone(v)) {
-      return {
-        ...base,
-        verdict: "not-allowlisted",
-        message: `permission prompt for ${shown}: the command does not stand alone on screen (${
-          v.command_block === null ? "not found on a line of its own" : `${v.command_block} lines`
-        }); a multi-line command is never approved on its first line`,
-      };
-    }
-    if (c.decision === "unlisted") {
-      return {
-        ...base,
-        verdict: "not-allowlisted",
-        message: `permission prompt for ${shown} is not allowlisted: ${c.reason}`,
-      };
-    }
-    return { kind: "approve", command: v.command, matched: c.matched };
-  }
-  if (v.live_prompt) {
+  if (s.approve === "none") {
     return {
-      kind: "escalate",
-      reason: "dialog",
-      key: `${pane.id}\u001fdialog`,
-      message: `a dialog (not a permission prompt) waits for a person`,
+      ...base,
+      verdict: "approve-none",
+      message: `permission prompt for ${shown} waits for a person (--approve none)`,
     };
   }
+  if (v.command === null) {
+    return {
+      ...base,
+      verdict: "not-allowlisted",
+      message: `permission prompt for ${shown}: only commands can be allowlisted`,
+    };
+  }
+  return commandPlan(v, v.command, base, shown, s.allow);
+}
+
+/** A prompt's command held to the danger rules, then the allowlist, then how it stands on screen. */
+function commandPlan(
+  v: DriveVerdicts,
+  command: string,
+  base: PromptEscalation,
+  shown: string,
+  allow: readonly string[],
+): PanePlan {
+  // Danger first: a dangerous command is named as such even when more lines follow it.
+  const c = classifyCommand(command, allow);
+  if (c.decision === "danger") {
+    return {
+      ...base,
+      verdict: `danger:${c.rule}`,
+      danger: { rule: c.rule, detail: c.detail },
+      message: `permission prompt for ${shown} trips the compiled danger rule ${c.rule} (${
+        oneLine(c.detail, 80)
+      }); never auto-approved`,
+    };
+  }
+  if (c.decision === "opaque") {
+    return {
+      ...base,
+      verdict: `opaque:${c.form}`,
+      opaque: { form: c.form, detail: c.detail },
+      message:
+        `permission prompt for ${shown} runs code drover cannot judge (opaque: ${c.form}); ` +
+        "no allowlist prefix approves it, only an entry equal to the whole command",
+    };
+  }
+  if (v.command_block !== undefined && !commandStandsAlone(v)) {
+    return {
+      ...base,
+      verdict: "not-allowlisted",
+      message: `permission prompt for ${shown}: the command does not stand alone on screen (${
+        v.command_block === null ? "not found on a line of its own" : `${v.command_block} lines`
+      }); a multi-line command is never approved on its first line`,
+    };
+  }
+  if (c.decision === "unlisted") {
+    return {
+      ...base,
+      verdict: "not-allowlisted",
+      message: `permission prompt for ${shown} is not allowlisted: ${c.reason}`,
+    };
+  }
+  return { kind: "approve", command, matched: c.matched };
+}
+
+/** No prompt: input left typed but unsent, the orchestrator's nudge, or nothing. */
+function inputPlan(
+  pane: PaneRef,
+  v: DriveVerdicts,
+  st: DriveState,
+  now: number,
+  s: DriveSettings,
+): PanePlan {
   const typed = strandedText(v);
   const stray = st.panes[pane.id]?.strayKey;
   if (typed !== null && stray && holdsStrayKey(v, stray.text)) {

@@ -21,7 +21,7 @@ import { getPaneOption, setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.
 import { commandStandsAlone, type DriveVerdicts, toDriveVerdicts } from "./verdicts.ts";
 import type { DriveEvent } from "./events.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookProblem, runHook } from "./hook.ts";
-import type { ApproveResult, DriveHost, HostPane } from "./run.ts";
+import type { ApproveResult, DriveHost, HostPane } from "./host.ts";
 import { sleep } from "../base/sleep.ts";
 
 /** Default pause between typing a nudge and pressing Enter (git-paw's submit delay). */

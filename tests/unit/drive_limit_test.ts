@@ -17,13 +17,9 @@ import {
   waitAfterReset,
 } from "../../lib/drive/limit.ts";
 import { resolveDriveOptions } from "../../lib/drive/options.ts";
-import {
-  type ApproveResult,
-  DRIVE_EXIT,
-  type DriveHost,
-  DriveLoop,
-  type HostPane,
-} from "../../lib/drive/run.ts";
+import type { ApproveResult, DriveHost, HostPane } from "../../lib/drive/host.ts";
+import { DRIVE_EXIT } from "../../lib/drive/outcome.ts";
+import { DriveLoop } from "../../lib/drive/run.ts";
 import { freshState } from "../../lib/drive/state.ts";
 import { loadState, saveState } from "../../lib/drive/state_file.ts";
 

@@ -18,13 +18,9 @@ import { acquireLock } from "../../lib/drive/lock.ts";
 import { nudgeText, sendNudge, wedgedHow } from "../../lib/drive/nudge.ts";
 import { resolveDriveOptions, sessionKey } from "../../lib/drive/options.ts";
 import { formatDuration, readDuration } from "../../lib/config/duration.ts";
-import {
-  type ApproveResult,
-  DRIVE_EXIT,
-  type DriveHost,
-  DriveLoop,
-  type HostPane,
-} from "../../lib/drive/run.ts";
+import type { ApproveResult, DriveHost, HostPane } from "../../lib/drive/host.ts";
+import { DRIVE_EXIT } from "../../lib/drive/outcome.ts";
+import { DriveLoop } from "../../lib/drive/run.ts";
 import { freshState, shouldEmit } from "../../lib/drive/state.ts";
 import { loadState, saveState } from "../../lib/drive/state_file.ts";
 import { parseState } from "../../lib/drive/state_schema.ts";

@@ -14,13 +14,9 @@ import { detect } from "../../lib/detect/mod.ts";
 import { planPane } from "../../lib/drive/decide.ts";
 import { type DriveVerdicts, toDriveVerdicts } from "../../lib/drive/verdicts.ts";
 import type { DriveEvent, PaneRef } from "../../lib/drive/events.ts";
-import {
-  type ApproveResult,
-  DRIVE_EXIT,
-  type DriveHost,
-  DriveLoop,
-  type HostPane,
-} from "../../lib/drive/run.ts";
+import type { ApproveResult, DriveHost, HostPane } from "../../lib/drive/host.ts";
+import { DRIVE_EXIT } from "../../lib/drive/outcome.ts";
+import { DriveLoop } from "../../lib/drive/run.ts";
 import { freshState } from "../../lib/drive/state.ts";
 import { resolveProfile } from "../../lib/profile/resolve.ts";
 

@@ -10,7 +10,9 @@ import { paneEnv } from "../scenarios/homes.ts";
 import { tableFor } from "../scenarios/mod.ts";
 import { STANDARD_SCENARIOS, VERIFY_SIZE } from "../scenarios/types.ts";
 import { cliVersion, commandFor, findCli } from "./find.ts";
-import { Aborted, runTable, type ScenarioResult } from "./run.ts";
+import { Aborted } from "./aborted.ts";
+import type { ScenarioResult } from "./result.ts";
+import { runTable } from "./run.ts";
 import { saveCaptures } from "./save.ts";
 import type { CliReport, CliStatus, VerifyRequest } from "./report_types.ts";
 

@@ -12,8 +12,9 @@ import { type CommandResult, printable, writeErr } from "./output.ts";
 export async function action({ opts, g }: Invocation): Promise<CommandResult> {
   // Loaded here, not at the top: the stand-ins and tables are verify's alone.
   const { VERIFIABLE, tableFor } = await import("../scenarios/mod.ts");
-  const { chooseClis, exitCodeOf, verify } = await import("../verify/mod.ts");
-  const { humanReport, progressLine } = await import("../verify/report.ts");
+  const { chooseClis, exitCodeOf, humanReport, progressLine, verify } = await import(
+    "../verify/mod.ts"
+  );
   const o = opts as { cli?: string[]; all?: boolean; save?: string; keepGoing?: boolean };
   if (o.all && o.cli?.length) throw invalidArgument("use either --cli NAME (repeatable) or --all");
   for (const name of o.cli ?? []) {

@@ -3,7 +3,7 @@ import { envelope } from "./envelope.ts";
 
 const COUNT = z.number().int().min(0);
 
-/** One scenario's result (lib/verify/run.ts ScenarioResult, minus the screen text). */
+/** One scenario's result (lib/verify/result.ts ScenarioResult, minus the screen text). */
 const SCENARIO = z.looseObject({
   scenario: z.string().describe("ready, typed-input, busy, … (the standard set, then extras)"),
   session: z.string().describe('the run of the CLI it belongs to ("-" when it did not run)'),

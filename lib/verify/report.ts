@@ -4,7 +4,7 @@
  */
 import type { Expect } from "../scenarios/types.ts";
 import type { CliReport, ProgressEvent } from "./report_types.ts";
-import type { ScenarioResult } from "./run.ts";
+import type { ScenarioResult } from "./result.ts";
 
 function val(v: unknown): string {
   const s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v ?? null);

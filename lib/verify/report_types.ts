@@ -1,7 +1,7 @@
 /** The shapes a verify run reports in: one CLI's report, the request, the progress events. */
 import type { Config } from "../config/load.ts";
 import type { FoundCli } from "./find.ts";
-import type { ScenarioResult } from "./run.ts";
+import type { ScenarioResult } from "./result.ts";
 
 export type CliStatus = "hold" | "drift" | "not-installed" | "interrupted";
 

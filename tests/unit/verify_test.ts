@@ -11,7 +11,9 @@ import { STANDARD_SCENARIOS, TABLES } from "../../lib/scenarios/mod.ts";
 import { parseVersion } from "../../lib/verify/find.ts";
 import { chooseClis, type CliReport, exitCodeOf } from "../../lib/verify/mod.ts";
 import { cliTable, expectText, progressLine } from "../../lib/verify/report.ts";
-import { describeWait, judge, type ScenarioResult } from "../../lib/verify/run.ts";
+import { judge } from "../../lib/verify/judge.ts";
+import type { ScenarioResult } from "../../lib/verify/result.ts";
+import { describeWait } from "../../lib/verify/wait.ts";
 
 const FIX = new URL("../fixtures/claude-code/2.1.197/", import.meta.url).pathname;
 

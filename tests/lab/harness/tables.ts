@@ -21,7 +21,7 @@ import { runTable } from "../../../lib/verify/run.ts";
 import { resolveCli } from "./clis.ts";
 import type { LabScenario } from "./scenario.ts";
 
-/** Up to this long for a reached screen's own wording (verify: lib/verify/run.ts WORDING_GRACE_MS). */
+/** Up to this long for a reached screen's own wording (verify: lib/verify/scenario.ts WORDING_GRACE_MS). */
 const LAB_WORDING_GRACE_MS = 20_000;
 
 function describeStep(s: ScriptStep): string {

@@ -3,10 +3,8 @@
 // fixtures were recorded against these bytes, so a change to the stand-in must not move one.
 // Only the id tag (the process id and the stand-in's serial) and the Date header are masked.
 import assert from "node:assert/strict";
-import {
-  startAnthropicStandin,
-  usageLimitHeaders,
-} from "../../lib/scenarios/standins/anthropic.ts";
+import { startAnthropicStandin } from "../../lib/scenarios/standins/anthropic.ts";
+import { usageLimitHeaders } from "../lab/harness/anthropic_turns.ts";
 
 const GOLDEN = new URL("./lab_standin_wire.golden", import.meta.url);
 const TOOLS = [{ name: "Bash", description: "run", input_schema: { type: "object" } }];

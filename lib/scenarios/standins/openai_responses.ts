@@ -4,22 +4,10 @@
  * events; a `tool` step becomes a `function_call` output item (Codex's shell tool is
  * `exec_command`). Errors use OpenAI's `{error:{message,type,param,code}}` shape.
  */
-import {
-  type ApiAdapter,
-  chunks,
-  defaultMessage,
-  type ErrorKind,
-  json,
-  ScriptedStandin,
-  SSE_HEADERS,
-  type StandinOptions,
-  type Step,
-  streamBody,
-  type StreamContext,
-} from "./step_script.ts";
 import { sleep } from "../../base/sleep.ts";
-
-export type { Step } from "./step_script.ts";
+import { type ApiAdapter, ScriptedStandin, type StandinOptions } from "./scripted_standin.ts";
+import { defaultMessage, DONE, type ErrorKind, type Step } from "./step_script.ts";
+import { chunks, json, sseResponse, type StreamContext } from "./wire.ts";
 
 /** OpenAI's error body for one error kind (shared with the Chat Completions stand-in). */
 export function openAiErrorBody(kind: ErrorKind, message?: string): Record<string, unknown> {
@@ -41,6 +29,14 @@ export function openAiError(step: Extract<Step, { kind: "error" }>): Response {
     ? { "retry-after": String(after) }
     : {};
   return json(step.body ?? openAiErrorBody(step.error, step.message), step.status, extra);
+}
+
+/** The model list of an OpenAI-style `GET /models` (shared with the Chat Completions stand-in). */
+export function openAiModels(): Response {
+  return json({
+    object: "list",
+    data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
+  });
 }
 
 function sse(event: Record<string, unknown>): string {
@@ -87,27 +83,18 @@ function makeAdapter(auxText: string): ApiAdapter {
       return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
     },
     aux(body, url) {
-      if (url.pathname.endsWith("/models")) {
-        return json({
-          object: "list",
-          data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
-        });
-      }
+      if (url.pathname.endsWith("/models")) return openAiModels();
       const model = String((body as { model?: unknown } | null)?.model ?? "standin-model");
       const ctl = new AbortController();
       const ctx = { held: Promise.resolve(), signal: ctl.signal, seq: 100_000 + ++auxSeq };
-      return new Response(
-        streamBody(() => events({ kind: "text", text: auxText }, model, ctx), ctl.signal),
-        { headers: SSE_HEADERS },
-      );
+      return sseResponse(() => events({ kind: "text", text: auxText }, model, ctx), ctl.signal);
     },
     main(step, body, _url, ctx) {
       if (step.kind === "error") return openAiError(step);
       const model = String((body as { model?: unknown } | null)?.model ?? "standin-model");
-      return new Response(streamBody(() => events(step, model, ctx), ctx.signal), {
-        headers: SSE_HEADERS,
-      });
+      return sseResponse(() => events(step, model, ctx), ctx.signal);
     },
+    fallback: DONE,
   };
 }
 

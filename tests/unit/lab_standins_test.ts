@@ -4,12 +4,10 @@
  * every request.
  */
 import assert from "node:assert/strict";
-import {
-  execCommand,
-  startResponsesStandin,
-} from "../../lib/scenarios/standins/openai_responses.ts";
+import { startResponsesStandin } from "../../lib/scenarios/standins/openai_responses.ts";
 import { startChatStandin } from "../../lib/scenarios/standins/chat_completions.ts";
-import { geminiShell, startGeminiStandin } from "../../lib/scenarios/standins/gemini.ts";
+import { startGeminiStandin } from "../../lib/scenarios/standins/gemini.ts";
+import { execCommand, geminiShell } from "../lab/harness/shell_steps.ts";
 import { startStandin } from "../../lib/scenarios/standin.ts";
 import { TABLES } from "../../lib/scenarios/mod.ts";
 

@@ -249,13 +249,3 @@ export function startChatStandin(opts: ChatStandinOptions = {}): ScriptedStandin
     opts,
   );
 }
-
-/** Qwen Code's shell tool call. */
-export function qwenShell(command: string, description = "Run the requested command"): Step {
-  return { kind: "tool", name: "run_shell_command", args: { command, description } };
-}
-
-/** OpenCode's shell tool call. */
-export function opencodeBash(command: string, description = "Run the requested command"): Step {
-  return { kind: "tool", name: "bash", args: { command, description } };
-}

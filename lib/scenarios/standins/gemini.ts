@@ -23,7 +23,7 @@ const DEFAULT_AUX = {
   next_speaker: "user",
 };
 
-export function geminiErrorBody(
+function geminiErrorBody(
   kind: ErrorKind,
   status: number,
   message?: string,
@@ -180,9 +180,4 @@ function makeAdapter(auxJson: Record<string, unknown>): ApiAdapter {
 /** Start a Gemini API stand-in on 127.0.0.1 (random port). GOOGLE_GEMINI_BASE_URL = `url`. */
 export function startGeminiStandin(opts: GeminiStandinOptions = {}): ScriptedStandin {
   return new ScriptedStandin(makeAdapter(opts.auxJson ?? DEFAULT_AUX), opts);
-}
-
-/** Gemini CLI's shell tool call. */
-export function geminiShell(command: string, description = "Run the requested command"): Step {
-  return { kind: "tool", name: "run_shell_command", args: { command, description } };
 }

@@ -9,8 +9,8 @@ import { type ApiAdapter, ScriptedStandin, type StandinOptions } from "./scripte
 import { defaultMessage, DONE, type ErrorKind, type Step } from "./step_script.ts";
 import { chunks, json, sseResponse, type StreamContext } from "./wire.ts";
 
-/** OpenAI's error body for one error kind (shared with the Chat Completions stand-in). */
-export function openAiErrorBody(kind: ErrorKind, message?: string): Record<string, unknown> {
+/** OpenAI's error body for one error kind. */
+function openAiErrorBody(kind: ErrorKind, message?: string): Record<string, unknown> {
   const msg = message ?? defaultMessage(kind);
   const [type, code] = ({
     rate_limit: ["requests", "rate_limit_exceeded"],
@@ -201,13 +201,4 @@ async function* events(step: Step, model: string, ctx: StreamContext): AsyncGene
 /** Start a Responses stand-in on 127.0.0.1 (random port). Base URL for clients: `${url}/v1`. */
 export function startResponsesStandin(opts: ResponsesStandinOptions = {}): ScriptedStandin {
   return new ScriptedStandin(makeAdapter(opts.auxText ?? '{"title":"Lab session"}'), opts);
-}
-
-/** Codex's shell tool call asking to run `cmd` outside the sandbox (raises its approval prompt). */
-export function execCommand(cmd: string, justification = "Run the requested command"): Step {
-  return {
-    kind: "tool",
-    name: "exec_command",
-    args: { cmd, sandbox_permissions: "require_escalated", justification },
-  };
 }

@@ -52,7 +52,7 @@ export function streamBody(
   });
 }
 
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache",
   "connection": "keep-alive",

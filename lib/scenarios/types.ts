@@ -160,20 +160,3 @@ export const STANDARD_SCENARIOS = [
   "auth-failure",
   "out-of-credit",
 ] as const;
-
-/** What each standard scenario is, for reports and docs. */
-export const SCENARIO_TITLES: Record<string, string> = {
-  "ready": "ready input box",
-  "typed-input": "typed, unsent input",
-  "busy": "busy (a turn in flight)",
-  "interrupted": "turn interrupted with Escape",
-  "bash-prompt": "shell-command permission prompt",
-  "approve": "drover approve answers option 1",
-  "bash-output": "the approved command ran; its output",
-  "file-prompt": "file write permission prompt",
-  "escape-rejected": "permission prompt rejected with Escape",
-  "narration": "the agent quoting prompt words",
-  "retrying": "API error, retrying",
-  "auth-failure": "authentication failure",
-  "out-of-credit": "out of credit / quota",
-};

@@ -155,36 +155,21 @@ Deno.test("architecture: every import between folders is one docs/architecture.m
 
 /** Most lines a lib/ file may have (issue 26): a reader can hold it. */
 const MAX_LINES = 450;
-/**
- * The files still over it, each at most as long as when it was listed: the list only shrinks.
- * Each waits on a split along its real seams (DriveLoop.act, the Anthropic stand-in onto
- * ScriptedStandin).
- */
-const STILL_OVER: Record<string, number> = {
-  "scenarios/standins/anthropic.ts": 583,
-};
 
-Deno.test("architecture: no lib/ file over 450 lines but the listed ones, and none of those grows", () => {
+Deno.test("architecture: no lib/ file over 450 lines", () => {
   const over: string[] = [];
   for (const f of FILES) {
     const n = Deno.readTextFileSync(f).split("\n").length - 1;
-    const cap = STILL_OVER[rel(f)] ?? MAX_LINES;
-    if (n > cap) over.push(`${rel(f)}: ${n} lines (at most ${cap})`);
-    if (STILL_OVER[rel(f)] !== undefined && n <= MAX_LINES) {
-      over.push(`${rel(f)}: ${n} lines now, drop it from STILL_OVER`);
-    }
+    if (n > MAX_LINES) over.push(`${rel(f)}: ${n} lines (at most ${MAX_LINES})`);
   }
   assert.deepEqual(over, []);
-  for (const f of Object.keys(STILL_OVER)) {
-    assert.ok(FILES.includes(`${LIB}/${f}`), `${f} is gone: drop it`);
-  }
 });
 
 /**
  * The `mod.ts` files that are still implementation, each waiting on its own move (issue 26): the
  * list only shrinks, and one that has become a barrel, or is gone, must leave it.
  */
-const MOD_NOT_YET_BARREL = new Set(["scenarios/mod.ts", "contracts/mod.ts"]);
+const MOD_NOT_YET_BARREL = new Set(["contracts/mod.ts"]);
 
 /** What is left of a file once its comments and its `export … from "…";` re-exports are taken out. */
 function besidesReExports(text: string): string {

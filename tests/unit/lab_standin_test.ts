@@ -5,11 +5,10 @@ import assert from "node:assert/strict";
 import {
   errorBody,
   EXHAUSTED_TEXT,
-  lastToolResults,
-  lastUserTexts,
   SIDE_TEXT,
   startAnthropicStandin,
 } from "../../lib/scenarios/standins/anthropic.ts";
+import { lastToolResults, lastUserTexts } from "../lab/harness/anthropic_turns.ts";
 
 const TOOLS = [{ name: "Bash", description: "run", input_schema: { type: "object" } }];
 
@@ -78,8 +77,8 @@ Deno.test("stand-in streams a text reply as Anthropic SSE", async () => {
   assert.equal(text, "Hello from the lab, in several chunks.");
   const delta = frames.find((f) => f.event === "message_delta")!.data;
   assert.equal((delta.delta as Record<string, unknown>).stop_reason, "end_turn");
-  assert.equal(api.mainRequests.length, 1);
-  assert.deepEqual(lastUserTexts(api.mainRequests[0].body), ["anything"]);
+  assert.equal(api.mainRequests().length, 1);
+  assert.deepEqual(lastUserTexts(api.mainRequests()[0].body), ["anything"]);
 });
 
 Deno.test("stand-in streams tool_use with input_json_delta and stop_reason tool_use", async () => {
@@ -132,8 +131,8 @@ Deno.test("stand-in serves HTTP errors with Anthropic-shaped bodies, `times` in 
   const ok = await post(api.url, mainTurn("x"));
   assert.equal(ok.status, 200);
   await ok.body?.cancel();
-  assert.deepEqual(api.mainRequests.map((r) => r.status), [529, 529, 401, 400, 429, 500, 200]);
-  assert.equal(api.remaining.length, 0);
+  assert.deepEqual(api.mainRequests().map((r) => r.status), [529, 529, 401, 400, 429, 500, 200]);
+  assert.equal(api.pending, 0);
 });
 
 Deno.test("an error step with times: Infinity never runs out", async () => {
@@ -143,7 +142,7 @@ Deno.test("an error step with times: Infinity never runs out", async () => {
     assert.equal(res.status, 429);
     await res.body?.cancel();
   }
-  assert.equal(api.remaining.length, 1);
+  assert.equal(api.pending, 1);
 });
 
 Deno.test("side requests (no tools) get a canned reply and never consume the script", async () => {
@@ -164,12 +163,12 @@ Deno.test("side requests (no tools) get a canned reply and never consume the scr
     messages: [{ role: "user", content: "topic?" }],
   });
   assert.ok(parseSse(await sideStream.text()).some((f) => f.event === "message_stop"));
-  assert.equal(api.remaining.length, 1, "side requests leave the script alone");
+  assert.equal(api.pending, 1, "side requests leave the script alone");
   const main = parseSse(await (await post(api.url, mainTurn("go"))).text());
   const text = main.filter((f) => f.event === "content_block_delta")
     .map((f) => (f.data.delta as Record<string, string>).text).join("");
   assert.equal(text, "the real turn");
-  assert.deepEqual(api.requests.map((r) => r.kind), ["side", "side", "main"]);
+  assert.deepEqual(api.requests.map((r) => r.role), ["aux", "aux", "main"]);
 });
 
 Deno.test("a main turn after the script ran out gets the visible exhausted text", async () => {
@@ -178,7 +177,7 @@ Deno.test("a main turn after the script ran out gets the visible exhausted text"
   const text = frames.filter((f) => f.event === "content_block_delta")
     .map((f) => (f.data.delta as Record<string, string>).text).join("");
   assert.equal(text, EXHAUSTED_TEXT);
-  assert.equal(api.mainRequests[0].served, "exhausted");
+  assert.equal(api.mainRequests()[0].fallback, true);
 });
 
 Deno.test("the reply never depends on the prompt text", async () => {
@@ -214,8 +213,8 @@ Deno.test("a computed step is chosen from the turn it answers, then consumed lik
     );
   }
   assert.deepEqual(replies, ["saw %7", "next"]);
-  assert.deepEqual(api.mainRequests.map((r) => r.served), ["text", "text"]);
-  assert.equal(api.remaining.length, 0);
+  assert.deepEqual(api.mainRequests().map((r) => r.step), ["text", "text"]);
+  assert.equal(api.pending, 0);
 });
 
 Deno.test("a hang step keeps the stream open until the client leaves", async () => {
@@ -238,11 +237,11 @@ Deno.test("records requests; HEAD / and count_tokens answer without touching the
     body: JSON.stringify({ messages: [] }),
   });
   assert.equal(typeof (await count.json()).input_tokens, "number");
-  assert.deepEqual(api.requests.map((r) => [r.method, r.kind]), [["HEAD", "other"], [
+  assert.deepEqual(api.requests.map((r) => [r.method, r.role]), [["HEAD", "aux"], [
     "POST",
-    "other",
+    "aux",
   ]]);
-  assert.equal(api.remaining.length, 1);
+  assert.equal(api.pending, 1);
   assert.equal(new URL(api.url).hostname, "127.0.0.1");
 });
 

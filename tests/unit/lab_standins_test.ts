@@ -4,12 +4,12 @@
  * every request.
  */
 import assert from "node:assert/strict";
-import {
-  execCommand,
-  startResponsesStandin,
-} from "../../lib/scenarios/standins/openai_responses.ts";
+import { startResponsesStandin } from "../../lib/scenarios/standins/openai_responses.ts";
 import { startChatStandin } from "../../lib/scenarios/standins/chat_completions.ts";
-import { geminiShell, startGeminiStandin } from "../../lib/scenarios/standins/gemini.ts";
+import { startGeminiStandin } from "../../lib/scenarios/standins/gemini.ts";
+import { execCommand, geminiShell } from "../lab/harness/shell_steps.ts";
+import { startStandin } from "../../lib/scenarios/standin.ts";
+import { TABLES } from "../../lib/scenarios/mod.ts";
 
 async function post(url: string, body: unknown): Promise<Response> {
   return await fetch(url, {
@@ -418,4 +418,37 @@ Deno.test("a client hanging up mid-stream ends held and hanging streams cleanly"
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.equal(api.mainRequests().length, 2);
+});
+
+Deno.test("every table's script is one its stand-in speaks; a step of another API's is refused", async () => {
+  for (const table of Object.values(TABLES)) {
+    const s = await startStandin(table.api);
+    try {
+      for (const scenario of table.sessions.flatMap((x) => x.scenarios)) {
+        s.push(scenario.script ?? []);
+      }
+    } finally {
+      await s.close();
+    }
+  }
+  const claude = await startStandin("anthropic");
+  try {
+    assert.throws(() => claude.push([{ kind: "tool", name: "Bash", args: {} }]), /does not speak/);
+    assert.throws(
+      () => claude.push([{ kind: "error", status: 429, error: "quota" }]),
+      /does not speak/,
+    );
+  } finally {
+    await claude.close();
+  }
+  const chat = await startStandin("chat");
+  try {
+    assert.throws(
+      () => chat.push([{ kind: "tool_use", name: "Bash", input: {} }]),
+      /does not speak/,
+    );
+    assert.throws(() => chat.push([{ kind: "error", status: 429 }]), /does not speak/);
+  } finally {
+    await chat.close();
+  }
 });

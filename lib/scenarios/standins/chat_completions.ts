@@ -9,21 +9,11 @@
  * nothing: no memory written). Streams `chat.completion.chunk` lines ending
  * in `data: [DONE]`, tool calls as `delta.tool_calls`, and a usage chunk when asked for.
  */
-import { openAiError } from "./openai_responses.ts";
-import {
-  type ApiAdapter,
-  chunks,
-  json,
-  ScriptedStandin,
-  SSE_HEADERS,
-  type StandinOptions,
-  type Step,
-  streamBody,
-  type StreamContext,
-} from "./step_script.ts";
 import { sleep } from "../../base/sleep.ts";
-
-export type { Step } from "./step_script.ts";
+import { openAiError, openAiModels } from "./openai_responses.ts";
+import { type ApiAdapter, ScriptedStandin, type StandinOptions } from "./scripted_standin.ts";
+import { DONE, type Step } from "./step_script.ts";
+import { chunks, json, sseResponse, type StreamContext } from "./wire.ts";
 
 export interface ChatStandinOptions extends StandinOptions {
   /** Reply to auxiliary (tool-less) requests. */
@@ -227,12 +217,7 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
       return Array.isArray(b?.tools) && b.tools.length > 0 ? "main" : "aux";
     },
     aux(body, url) {
-      if (url.pathname.endsWith("/models")) {
-        return json({
-          object: "list",
-          data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
-        });
-      }
+      if (url.pathname.endsWith("/models")) return openAiModels();
       const b = (body ?? {}) as ChatBody;
       // No suggestion (an empty reply): a suggestion would show as placeholder text in the input box.
       // No memory either: the agent ends without writing.
@@ -244,22 +229,16 @@ function makeAdapter(auxText: string, classifier: ClassifierVerdict): ApiAdapter
       const seq = 100_000 + ++auxSeq;
       if (!b.stream) return whole(step, b, seq);
       const ctl = new AbortController();
-      return new Response(
-        streamBody(
-          () => stream(step, b, { held: Promise.resolve(), signal: ctl.signal, seq }),
-          ctl.signal,
-        ),
-        { headers: SSE_HEADERS },
-      );
+      const ctx = { held: Promise.resolve(), signal: ctl.signal, seq };
+      return sseResponse(() => stream(step, b, ctx), ctl.signal);
     },
     main(step, body, _url, ctx) {
       if (step.kind === "error") return openAiError(step);
       const b = (body ?? {}) as ChatBody;
       if (b.stream === false) return whole(step, b, ctx.seq);
-      return new Response(streamBody(() => stream(step, b, ctx), ctx.signal), {
-        headers: SSE_HEADERS,
-      });
+      return sseResponse(() => stream(step, b, ctx), ctx.signal);
     },
+    fallback: DONE,
   };
 }
 
@@ -269,14 +248,4 @@ export function startChatStandin(opts: ChatStandinOptions = {}): ScriptedStandin
     makeAdapter(opts.auxText ?? "Lab session", opts.classifier ?? "unavailable"),
     opts,
   );
-}
-
-/** Qwen Code's shell tool call. */
-export function qwenShell(command: string, description = "Run the requested command"): Step {
-  return { kind: "tool", name: "run_shell_command", args: { command, description } };
-}
-
-/** OpenCode's shell tool call. */
-export function opencodeBash(command: string, description = "Run the requested command"): Step {
-  return { kind: "tool", name: "bash", args: { command, description } };
 }

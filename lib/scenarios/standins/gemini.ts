@@ -6,22 +6,10 @@
  * `:countTokens` are auxiliary and answered with a JSON object that satisfies each of them.
  * Errors use Google's `{error:{code,message,status,details}}` shape.
  */
-import {
-  type ApiAdapter,
-  chunks,
-  defaultMessage,
-  type ErrorKind,
-  json,
-  ScriptedStandin,
-  SSE_HEADERS,
-  type StandinOptions,
-  type Step,
-  streamBody,
-  type StreamContext,
-} from "./step_script.ts";
 import { sleep } from "../../base/sleep.ts";
-
-export type { Step } from "./step_script.ts";
+import { type ApiAdapter, ScriptedStandin, type StandinOptions } from "./scripted_standin.ts";
+import { defaultMessage, DONE, type ErrorKind, type Step } from "./step_script.ts";
+import { chunks, json, sseResponse, type StreamContext } from "./wire.ts";
 
 export interface GeminiStandinOptions extends StandinOptions {
   /** JSON text the auxiliary generateContent calls answer with. */
@@ -35,7 +23,7 @@ const DEFAULT_AUX = {
   next_speaker: "user",
 };
 
-export function geminiErrorBody(
+function geminiErrorBody(
   kind: ErrorKind,
   status: number,
   message?: string,
@@ -183,19 +171,13 @@ function makeAdapter(auxJson: Record<string, unknown>): ApiAdapter {
           step.status,
         );
       }
-      return new Response(streamBody(() => stream(step, ctx), ctx.signal), {
-        headers: SSE_HEADERS,
-      });
+      return sseResponse(() => stream(step, ctx), ctx.signal);
     },
+    fallback: DONE,
   };
 }
 
 /** Start a Gemini API stand-in on 127.0.0.1 (random port). GOOGLE_GEMINI_BASE_URL = `url`. */
 export function startGeminiStandin(opts: GeminiStandinOptions = {}): ScriptedStandin {
   return new ScriptedStandin(makeAdapter(opts.auxJson ?? DEFAULT_AUX), opts);
-}
-
-/** Gemini CLI's shell tool call. */
-export function geminiShell(command: string, description = "Run the requested command"): Step {
-  return { kind: "tool", name: "run_shell_command", args: { command, description } };
 }

@@ -4,25 +4,13 @@
  * events; a `tool` step becomes a `function_call` output item (Codex's shell tool is
  * `exec_command`). Errors use OpenAI's `{error:{message,type,param,code}}` shape.
  */
-import {
-  type ApiAdapter,
-  chunks,
-  defaultMessage,
-  type ErrorKind,
-  json,
-  ScriptedStandin,
-  SSE_HEADERS,
-  type StandinOptions,
-  type Step,
-  streamBody,
-  type StreamContext,
-} from "./step_script.ts";
 import { sleep } from "../../base/sleep.ts";
+import { type ApiAdapter, ScriptedStandin, type StandinOptions } from "./scripted_standin.ts";
+import { defaultMessage, DONE, type ErrorKind, type Step } from "./step_script.ts";
+import { chunks, json, sseResponse, type StreamContext } from "./wire.ts";
 
-export type { Step } from "./step_script.ts";
-
-/** OpenAI's error body for one error kind (shared with the Chat Completions stand-in). */
-export function openAiErrorBody(kind: ErrorKind, message?: string): Record<string, unknown> {
+/** OpenAI's error body for one error kind. */
+function openAiErrorBody(kind: ErrorKind, message?: string): Record<string, unknown> {
   const msg = message ?? defaultMessage(kind);
   const [type, code] = ({
     rate_limit: ["requests", "rate_limit_exceeded"],
@@ -41,6 +29,14 @@ export function openAiError(step: Extract<Step, { kind: "error" }>): Response {
     ? { "retry-after": String(after) }
     : {};
   return json(step.body ?? openAiErrorBody(step.error, step.message), step.status, extra);
+}
+
+/** The model list of an OpenAI-style `GET /models` (shared with the Chat Completions stand-in). */
+export function openAiModels(): Response {
+  return json({
+    object: "list",
+    data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
+  });
 }
 
 function sse(event: Record<string, unknown>): string {
@@ -87,27 +83,18 @@ function makeAdapter(auxText: string): ApiAdapter {
       return Array.isArray(tools) && tools.length > 0 ? "main" : "aux";
     },
     aux(body, url) {
-      if (url.pathname.endsWith("/models")) {
-        return json({
-          object: "list",
-          data: [{ id: "standin-model", object: "model", created: 0, owned_by: "drover-lab" }],
-        });
-      }
+      if (url.pathname.endsWith("/models")) return openAiModels();
       const model = String((body as { model?: unknown } | null)?.model ?? "standin-model");
       const ctl = new AbortController();
       const ctx = { held: Promise.resolve(), signal: ctl.signal, seq: 100_000 + ++auxSeq };
-      return new Response(
-        streamBody(() => events({ kind: "text", text: auxText }, model, ctx), ctl.signal),
-        { headers: SSE_HEADERS },
-      );
+      return sseResponse(() => events({ kind: "text", text: auxText }, model, ctx), ctl.signal);
     },
     main(step, body, _url, ctx) {
       if (step.kind === "error") return openAiError(step);
       const model = String((body as { model?: unknown } | null)?.model ?? "standin-model");
-      return new Response(streamBody(() => events(step, model, ctx), ctx.signal), {
-        headers: SSE_HEADERS,
-      });
+      return sseResponse(() => events(step, model, ctx), ctx.signal);
     },
+    fallback: DONE,
   };
 }
 
@@ -214,13 +201,4 @@ async function* events(step: Step, model: string, ctx: StreamContext): AsyncGene
 /** Start a Responses stand-in on 127.0.0.1 (random port). Base URL for clients: `${url}/v1`. */
 export function startResponsesStandin(opts: ResponsesStandinOptions = {}): ScriptedStandin {
   return new ScriptedStandin(makeAdapter(opts.auxText ?? '{"title":"Lab session"}'), opts);
-}
-
-/** Codex's shell tool call asking to run `cmd` outside the sandbox (raises its approval prompt). */
-export function execCommand(cmd: string, justification = "Run the requested command"): Step {
-  return {
-    kind: "tool",
-    name: "exec_command",
-    args: { cmd, sandbox_permissions: "require_escalated", justification },
-  };
 }

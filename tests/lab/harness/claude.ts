@@ -12,7 +12,7 @@
  * });                                   // waits for the ready input box (relaunches once on failure)
  * await claude.pane.type("list files"); await claude.pane.keys("Enter");
  * await claude.pane.waitFor("Do you want to proceed?");
- * claude.api.mainRequests               // what the CLI sent
+ * claude.api.mainRequests()               // what the CLI sent
  * ```
  * `firstRun` leaves out the matching `.claude.json` keys so the real dialog shows; with any of them set
  * (or `bypass`), `startClaude` does not wait for the ready screen — wait for the dialog yourself.

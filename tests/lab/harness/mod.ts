@@ -17,6 +17,7 @@ export * from "./scenario.ts";
 export * from "./fixtures.ts";
 export { runLab } from "./runner.ts";
 export * from "../../../lib/scenarios/standins/anthropic.ts";
+export * from "./anthropic_turns.ts";
 export type { JobResult, LabReport, RunOptions } from "./runner.ts";
 export { loadDetector } from "./detect_hook.ts";
 export type { Detector, Verdicts } from "./detect_hook.ts";

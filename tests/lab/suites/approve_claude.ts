@@ -259,7 +259,7 @@ export const suite: LabSuite = {
         await expectKeysSince(ctx, mark, ["1"], "approve on a real Bash prompt");
         await c.pane.waitFor("The marker file is in place.", { timeoutMs: 60_000 });
         if (!(await exists(marker))) ctx.fail(`the approved command did not run (${marker})`);
-        const tool = c.api.mainRequests.length;
+        const tool = c.api.mainRequests().length;
         if (tool < 2) ctx.fail(`the CLI never reported the tool result (${tool} requests)`);
       },
     },
@@ -346,7 +346,7 @@ export const suite: LabSuite = {
           timeoutMs: 30_000,
           stableMs: 500,
         });
-        const turns = c.api.mainRequests.length;
+        const turns = c.api.mainRequests().length;
         ctx.step(`drover approve --orchestrator ${other} on the No-first prompt`);
         mark = await keysSoFar(ctx);
         const nofirst = await approve(ctx, ["--orchestrator", other, c.pane.id]);
@@ -358,7 +358,7 @@ export const suite: LabSuite = {
         await expectKeysSince(ctx, mark, [], "approve on the No-first prompt");
         await sleep(1000);
         const after = await c.pane.capturePlain();
-        if (!/❯ No\b/.test(after) || c.api.mainRequests.length !== turns) {
+        if (!/❯ No\b/.test(after) || c.api.mainRequests().length !== turns) {
           ctx.fail(`the No-first prompt did not stay untouched:\n${after}`);
         }
         if (await exists(`${c.project}/${marker}`)) ctx.fail("the refused command ran");
@@ -440,7 +440,7 @@ export const suite: LabSuite = {
         const yes = shown.split("\n").findIndex((l) => /❯ 1\. Yes/.test(l));
         const box = shown.split("\n").findIndex((l, i) => i > yes && /^❯/.test(l.trim()));
         if (yes < 0 || box < 0) ctx.fail(`the block is not above the input box:\n${shown}`);
-        const turns = c.api.mainRequests.length;
+        const turns = c.api.mainRequests().length;
         const mark = await keysSoFar(ctx);
 
         ctx.step("drover approve on the look-alike above the real idle input box");
@@ -461,7 +461,7 @@ export const suite: LabSuite = {
           );
         }
         await expectKeysSince(ctx, mark, [], "approve, sweep.sh approve and drive on a look-alike");
-        if (c.api.mainRequests.length !== turns) ctx.fail("a message reached the model");
+        if (c.api.mainRequests().length !== turns) ctx.fail("a message reached the model");
       },
     },
     {

@@ -352,7 +352,7 @@ const scenarios: LabScenario[] = [
       )).trim();
       const state = await ctx.lab.tmpDir("drive-state");
       const allow = ["--approve", "allowlist", "--allow", "node -e", "--allow", "node"];
-      const turns = c.api.mainRequests.length;
+      const turns = c.api.mainRequests().length;
       const mark = (await ctx.lab.keyLog()).keys.length;
       ctx.log(`drover drive --once ${allow.join(" ")} --orchestrator ${orch}`);
       const d = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);
@@ -374,7 +374,7 @@ const scenarios: LabScenario[] = [
       if (!after.includes(PROCEED) || !after.includes(EVAL_CMD)) {
         ctx.fail(`the prompt did not stay untouched:\n${after}`);
       }
-      if (c.api.mainRequests.length !== turns) ctx.fail("the prompt was answered");
+      if (c.api.mainRequests().length !== turns) ctx.fail("the prompt was answered");
       try {
         await Deno.stat(`${c.project}/opaque-ran.txt`);
         ctx.fail("the inline code ran");

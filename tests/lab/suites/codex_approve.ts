@@ -4,7 +4,7 @@
  * folder-trust dialog. The pane is identified as codex from its process.
  */
 import type { LabSuite } from "../harness/mod.ts";
-import { execCommand } from "../../../lib/scenarios/standins/openai_responses.ts";
+import { execCommand } from "../harness/shell_steps.ts";
 import { approveScenarios, CODEX } from "./others_common.ts";
 
 export const suite: LabSuite = {

@@ -143,7 +143,7 @@ function authBannerEscalatesOnce(
       await c.pane.keys("Enter");
       await c.api.waitForMainRequests(1, 60_000);
       await c.pane.waitFor([banner, READY], { timeoutMs: 60_000, stableMs: 2000 });
-      const turns = c.api.mainRequests.length;
+      const turns = c.api.mainRequests().length;
       const mark = (await ctx.lab.keyLog()).keys.length;
 
       ctx.step(`drover drive --once --orchestrator ${orch}: one cli-unavailable escalation`);
@@ -166,7 +166,7 @@ function authBannerEscalatesOnce(
       const keys = (await ctx.lab.keyLog()).keys.slice(mark);
       if (keys.length !== 0) ctx.fail(`drive sent keys: ${JSON.stringify(keys)}`);
       ctx.log(`key log: [] (drive --once twice on the ${banner} banner)`);
-      if (c.api.mainRequests.length !== turns) ctx.fail("drive typed into the unavailable CLI");
+      if (c.api.mainRequests().length !== turns) ctx.fail("drive typed into the unavailable CLI");
     },
   };
 }
@@ -240,7 +240,7 @@ export const suite: LabSuite = {
         if (down.result?.data?.outcome !== "orchestrator-unavailable") {
           ctx.fail(`result: ${JSON.stringify(down.result)}`);
         }
-        const turns = c.api.mainRequests.length;
+        const turns = c.api.mainRequests().length;
         if (turns !== 2) ctx.fail(`drive must not have typed anything: ${turns} turns`);
       },
     },
@@ -293,7 +293,7 @@ export const suite: LabSuite = {
           timeoutMs: 60_000,
           stableMs: 2000,
         });
-        const turns = c.api.mainRequests.length;
+        const turns = c.api.mainRequests().length;
         const mark = (await ctx.lab.keyLog()).keys.length;
 
         ctx.step("drive --once twice more, 1.5 s apart, with the shell still running: no nudge");
@@ -311,7 +311,7 @@ export const suite: LabSuite = {
         const keys = (await ctx.lab.keyLog()).keys.slice(mark);
         if (keys.length !== 0) ctx.fail(`drive sent keys: ${JSON.stringify(keys)}`);
         ctx.log("key log: [] (drive --once twice with 1 shell still running)");
-        if (c.api.mainRequests.length !== turns) ctx.fail("drive sent a turn to the busy CLI");
+        if (c.api.mainRequests().length !== turns) ctx.fail("drive sent a turn to the busy CLI");
       },
     },
     {
@@ -327,7 +327,7 @@ export const suite: LabSuite = {
         ctx.step(`type '${text}' and leave it unsent`);
         await c.pane.type(text);
         await c.pane.waitFor(text, { timeoutMs: 30_000, stableMs: 500 });
-        if (c.api.mainRequests.length !== 0) ctx.fail("a turn was sent before drive ran");
+        if (c.api.mainRequests().length !== 0) ctx.fail("a turn was sent before drive ran");
 
         ctx.step(`drover drive --once --orchestrator ${orch}`);
         const first = await driveOnce(ctx, c, state, ["--orchestrator", orch]);
@@ -338,7 +338,7 @@ export const suite: LabSuite = {
         }
         await c.api.waitForMainRequests(1, 60_000);
         await c.pane.waitFor(["Got your stranded message.", READY], { timeoutMs: 60_000 });
-        const body = JSON.stringify(c.api.mainRequests[0].body ?? {});
+        const body = JSON.stringify(c.api.mainRequests()[0].body ?? {});
         if (!body.includes(text)) ctx.fail("the submitted turn does not carry the typed text");
 
         ctx.step("drover drive --once again: nothing left to submit");
@@ -347,8 +347,8 @@ export const suite: LabSuite = {
           ctx.fail(`submitted twice: ${summary(second.events)}`);
         }
         await sleep(1500);
-        if (c.api.mainRequests.length !== 1) {
-          ctx.fail(`expected exactly one turn, the API got ${c.api.mainRequests.length}`);
+        if (c.api.mainRequests().length !== 1) {
+          ctx.fail(`expected exactly one turn, the API got ${c.api.mainRequests().length}`);
         }
       },
     },
@@ -410,7 +410,7 @@ export const suite: LabSuite = {
           timeoutMs: 60_000,
           stableMs: 500,
         });
-        const turns = c.api.mainRequests.length;
+        const turns = c.api.mainRequests().length;
 
         ctx.step("drover drive --once (same allowlist): the danger rule wins → escalated");
         const second = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);
@@ -430,7 +430,7 @@ export const suite: LabSuite = {
         if (!screen.includes(PROCEED) || !screen.includes("git push --force origin main")) {
           ctx.fail(`the dangerous prompt did not stay untouched:\n${screen}`);
         }
-        if (c.api.mainRequests.length !== turns) ctx.fail("the dangerous prompt was answered");
+        if (c.api.mainRequests().length !== turns) ctx.fail("the dangerous prompt was answered");
 
         ctx.step("drover drive --once again inside the dedup window: no second escalation");
         const third = await driveOnce(ctx, c, state, ["--orchestrator", orch, ...allow]);

@@ -4,7 +4,7 @@
  * ("Keep trying / Stop"). The pane is identified as gemini from its process.
  */
 import type { LabSuite } from "../harness/mod.ts";
-import { geminiShell } from "../../../lib/scenarios/standins/gemini.ts";
+import { geminiShell } from "../harness/shell_steps.ts";
 import { approveScenarios, GEMINI } from "./others_common.ts";
 
 export const suite: LabSuite = {

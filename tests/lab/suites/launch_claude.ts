@@ -112,7 +112,7 @@ export const suite: LabSuite = {
         if (launched.selection_preserved !== true) ctx.fail("launch reported a selection change");
 
         await api.waitForMainRequests(1, 90_000);
-        const texts = lastUserTexts(api.mainRequests[0]!.body);
+        const texts = lastUserTexts(api.mainRequests()[0]!.body);
         if (!texts.includes(prompt)) {
           const longest = texts.reduce((a, b) => (b.length > a.length ? b : a), "");
           let at = 0;
@@ -156,7 +156,7 @@ export const suite: LabSuite = {
         const sent = await drover([...lab, "send", pane], { stdin: followUp + "\n", env: noTmux });
         if (sent.code !== 0) ctx.fail(`send failed (${sent.code}): ${sent.stdout}${sent.stderr}`);
         await api.waitForMainRequests(2, 60_000);
-        const second = lastUserTexts(api.mainRequests[1]!.body);
+        const second = lastUserTexts(api.mainRequests()[1]!.body);
         if (!second.includes(followUp)) {
           ctx.fail(`the follow-up did not arrive as one message: ${JSON.stringify(second)}`);
         }
@@ -173,7 +173,7 @@ export const suite: LabSuite = {
         const third = await drover([...lab, "send", pane, line], { env: noTmux });
         if (third.code !== 0) ctx.fail(`send failed (${third.code}): ${third.stdout}`);
         await api.waitForMainRequests(3, 60_000);
-        const got = lastUserTexts(api.mainRequests[2]!.body);
+        const got = lastUserTexts(api.mainRequests()[2]!.body);
         if (!got.includes(line)) {
           ctx.fail(`the one-line message did not arrive byte-exact: ${JSON.stringify(got)}`);
         }
@@ -242,7 +242,7 @@ export const suite: LabSuite = {
         const windows = (await ctx.lab.tmux("list-windows", "-t", "split")).trim().split("\n");
         if (windows.length !== 1) ctx.fail("the split became a new window");
         await api.waitForMainRequests(1, 90_000);
-        const texts = lastUserTexts(api.mainRequests[0]!.body);
+        const texts = lastUserTexts(api.mainRequests()[0]!.body);
         // Whether the CLI keeps the trailing newline of its argument is its own business.
         if (!texts.some((t) => t === prompt || t === prompt.trimEnd())) {
           ctx.fail(`the dash prompt did not arrive: ${JSON.stringify(texts)}`);

@@ -23,20 +23,18 @@
 import type { DroverRun } from "../../helpers/drover.ts";
 import { claudeAt, driveOnce } from "./drive_claude.ts";
 import {
+  type AnthropicStep,
   type ClaudeSession,
   compareVersions,
   type LabScenario,
   type LabSuite,
+  lastUserTexts,
   pinnedCliVersions,
   resolveCli,
   type ScenarioContext,
+  usageLimitHeaders,
 } from "../harness/mod.ts";
 import { orchestratorBeside, sleep } from "./others_common.ts";
-import {
-  type AnthropicStep,
-  lastUserTexts,
-  usageLimitHeaders,
-} from "../../../lib/scenarios/standins/anthropic.ts";
 
 const READY = "? for shortcuts";
 const MENU = "What do you want to do?";
@@ -130,14 +128,14 @@ async function tick(
 }
 
 /** The turns the API got (a function: each read is fresh). */
-const turns = (c: ClaudeSession): number => c.api.mainRequests.length;
+const turns = (c: ClaudeSession): number => c.api.mainRequests().length;
 
 /** Each turn the API got, for a failure: when, what was served, the user text it ended with. */
 const turnLog = (c: ClaudeSession): string =>
-  c.api.mainRequests.map((r, i) =>
-    `  #${i + 1} ${new Date(r.at).toISOString()} ${r.served}: ${
-      JSON.stringify(lastUserTexts(r.body)).slice(0, 300)
-    }`
+  c.api.mainRequests().map((r, i) =>
+    `  #${i + 1} ${new Date(r.at).toISOString()} ${
+      r.fallback ? "exhausted" : r.step
+    } ${r.status}: ${JSON.stringify(lastUserTexts(r.body)).slice(0, 300)}`
   ).join("\n");
 
 const names = (events: Loose[]) =>
@@ -289,7 +287,7 @@ async function driveThroughLimit(ctx: ScenarioContext, role: "agent" | "orchestr
     ctx.fail(`resume tick: ${names(resumed.events)}`);
   }
   await c.api.waitForMainRequests(2, 60_000);
-  if (!JSON.stringify(c.api.mainRequests[1].body ?? {}).includes("continue")) {
+  if (!JSON.stringify(c.api.mainRequests()[1].body ?? {}).includes("continue")) {
     ctx.fail("the second turn does not carry the resume text");
   }
   await sleep(3000);

@@ -5,7 +5,7 @@
  * runs. The pane is identified as opencode from its process.
  */
 import type { LabSuite } from "../harness/mod.ts";
-import { opencodeBash } from "../../../lib/scenarios/standins/chat_completions.ts";
+import { opencodeBash } from "../harness/shell_steps.ts";
 import { approveScenarios, OPENCODE } from "./others_common.ts";
 
 export const suite: LabSuite = {

@@ -83,7 +83,7 @@ function reviewerConfig(exe: string[], home: string, apiUrl: string): string {
 }
 
 /** The pane id the last tool call printed (the launch command's jq output), or null. */
-function printedPaneId(body: Record<string, unknown> | undefined): string | null {
+function printedPaneId(body: unknown): string | null {
   const out = lastToolResults(body).map((r) => r.text).join("\n");
   return /^\s*(%\d+)\s*$/m.exec(out)?.[1] ?? null;
 }
@@ -150,7 +150,7 @@ export const suite: LabSuite = {
           script: [{ kind: "text", text: "Hello." }],
         });
         const until = Date.now() + 20_000;
-        while (Date.now() < until && !c.api.mainRequests.length) {
+        while (Date.now() < until && !c.api.mainRequests().length) {
           const plain = await c.pane.capturePlain();
           if (FIRST_FRAME.test(plain) && !plain.includes("esc to interrupt")) {
             const screen = await c.pane.capture();
@@ -282,7 +282,7 @@ export const suite: LabSuite = {
         await orch.pane.keys("Enter");
         await orch.api.waitForMainRequests(1, 60_000);
         // Claude Code lists the skills it loaded (name + description) in what it sends the model.
-        const turn1 = JSON.stringify(orch.api.mainRequests[0]!.body ?? {});
+        const turn1 = JSON.stringify(orch.api.mainRequests()[0]!.body ?? {});
         if (!turn1.includes(SKILL_DESCRIPTION.slice(0, 60))) {
           ctx.fail("the orchestrator's first model turn does not list the drover skill");
         }
@@ -334,7 +334,7 @@ export const suite: LabSuite = {
         if (!reviewer) {
           ctx.fail(`no pane id came back from the launch:\n${await orch.pane.capturePlain()}`);
         }
-        const reviewerTexts = lastUserTexts(reviewerApi.mainRequests[0]!.body);
+        const reviewerTexts = lastUserTexts(reviewerApi.mainRequests()[0]!.body);
         if (!reviewerTexts.includes(REVIEW_PROMPT)) {
           ctx.fail(
             `the reviewer's first model turn does not carry the prompt byte-exact: ${
@@ -368,7 +368,7 @@ export const suite: LabSuite = {
             "reviewer asks for Bash",
         );
         await orch.api.waitForMainRequests(3, 60_000);
-        const started = lastToolResults(orch.api.mainRequests[2]!.body);
+        const started = lastToolResults(orch.api.mainRequests()[2]!.body);
         if (started.length !== 1 || started[0].is_error) {
           ctx.fail(
             `drover wait --until busy failed in the orchestrator: ${JSON.stringify(started)}`,
@@ -442,7 +442,7 @@ export const suite: LabSuite = {
           notes: "the reviewer launched by the orchestrator's drover launch, after its answer",
         });
         await orch.api.waitForMainRequests(5, 90_000);
-        const readBack = lastToolResults(orch.api.mainRequests[4]!.body);
+        const readBack = lastToolResults(orch.api.mainRequests()[4]!.body);
         if (!readBack.some((r) => r.text.includes(REVIEW_TOKEN))) {
           ctx.fail(
             `the orchestrator's turn after drover read does not carry the reviewer's answer: ${
@@ -450,7 +450,7 @@ export const suite: LabSuite = {
             }`,
           );
         }
-        const waited = lastToolResults(orch.api.mainRequests[3]!.body);
+        const waited = lastToolResults(orch.api.mainRequests()[3]!.body);
         if (waited.some((r) => r.is_error)) {
           ctx.fail(`drover wait failed in the orchestrator: ${JSON.stringify(waited)}`);
         }
@@ -467,7 +467,7 @@ export const suite: LabSuite = {
           ctx.fail(`the idle orchestrator was not nudged: ${summary(d3.events)}\n${d3.run.stderr}`);
         }
         await orch.api.waitForMainRequests(6, 60_000);
-        if (!lastUserTexts(orch.api.mainRequests[5]!.body).includes(NUDGE)) {
+        if (!lastUserTexts(orch.api.mainRequests()[5]!.body).includes(NUDGE)) {
           ctx.fail("the nudge did not reach the orchestrator's model");
         }
       } finally {

@@ -25,7 +25,8 @@ import {
   startChatStandin,
 } from "../../../lib/scenarios/standins/chat_completions.ts";
 import { startGeminiStandin } from "../../../lib/scenarios/standins/gemini.ts";
-import type { ScriptedStandin, Step } from "../../../lib/scenarios/standins/step_script.ts";
+import type { ScriptedStandin } from "../../../lib/scenarios/standins/scripted_standin.ts";
+import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import {
   seedCline,
   seedCodex,

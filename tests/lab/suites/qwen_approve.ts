@@ -7,7 +7,7 @@
  * non-permission dialog of Qwen Code was reachable against the stand-in.)
  */
 import { type LabSuite, pinnedCliVersions } from "../harness/mod.ts";
-import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
+import { qwenShell } from "../harness/shell_steps.ts";
 import { approveScenarios, QWEN } from "./others_common.ts";
 
 export const suite: LabSuite = {

@@ -19,7 +19,7 @@ import {
   pinnedCliVersions,
   type ScenarioContext,
 } from "../harness/mod.ts";
-import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
+import { qwenShell } from "../harness/shell_steps.ts";
 import { tableScenarios } from "../harness/tables.ts";
 import {
   fileExists,

@@ -24,7 +24,7 @@ import {
   type Size,
   startClaude,
 } from "../harness/mod.ts";
-import { qwenShell } from "../../../lib/scenarios/standins/chat_completions.ts";
+import { qwenShell } from "../harness/shell_steps.ts";
 import type { Step } from "../../../lib/scenarios/standins/step_script.ts";
 import {
   CLINE,

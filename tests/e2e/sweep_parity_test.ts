@@ -26,6 +26,7 @@ import { resolveProfile } from "../../lib/profile/resolve.ts";
 import { EMPTY_CONFIG } from "../../lib/config/load.ts";
 import { gate } from "../../lib/approve/gate.ts";
 import { toJudged } from "../../lib/approve/judge.ts";
+import { type Classification, classifyCapture, classifyLine } from "../../lib/drive/classify.ts";
 import { RECORDED_CLIS as FOLDER_CLI, recordedScreens } from "../helpers/recorded.ts";
 
 const SWEEP = `${REPO_ROOT}sweep/sweep.sh`;
@@ -499,6 +500,264 @@ async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Prom
   return out;
 }
 
+/** The three sweep.sh runs of one capture: classify (styled, and plain where judged) and approve-eval. */
+interface SweepRuns {
+  cls: { code: number; stdout: string; stderr: string };
+  ev: { code: number; stdout: string; stderr: string };
+  bare?: { code: number; stdout: string; stderr: string };
+}
+
+/** A classification in the action words drive's events and sweep.sh's lines are read as. */
+function actionOf(c: Classification): string {
+  switch (c.verb) {
+    case "approve":
+      return `approve key=${c.key} keys=${JSON.stringify(c.key === "1" ? "1" : "\r")}`;
+    case "escalate":
+      if (c.reason === "danger") return `escalate danger ${c.rule}`;
+      if (c.reason === "opaque") return `escalate opaque:${c.opaque}`;
+      return `escalate ${c.reason}`;
+    case "refuse":
+      return `refuse ${c.reason}`;
+    case "no-op":
+      return "no-op";
+  }
+}
+
+/**
+ * The decision `drover __classify` prints for a capture (what drive takes on it), computed in this
+ * process by the same functions, as action words.
+ */
+function decidedHere(cli: string, styled: string): string {
+  const profile = resolveProfile(cli, EMPTY_CONFIG);
+  const plain = stripAnsi(styled);
+  const raw = detect(styled.includes("\x1b[") ? { plain, styled } : { plain }, profile);
+  return actionOf(classifyCapture(raw, plain, ALLOW));
+}
+
+/**
+ * Only a permission prompt can be approved: the plain form of a capture is judged where either
+ * reading (plain or styled) sees one; elsewhere neither side can approve.
+ */
+function judgedPlain(cli: string, styled: string, plain: string): boolean {
+  const profile = resolveProfile(cli, EMPTY_CONFIG);
+  const asks = (v: { live_prompt: boolean; permission_prompt: boolean }) =>
+    v.live_prompt && v.permission_prompt;
+  return asks(detect({ plain }, profile)) ||
+    asks(detect({ plain: stripAnsi(styled), styled }, profile));
+}
+
+/** sweep.sh classify and approve-eval on one capture (and classify on its plain form, if given). */
+async function sweepRuns(
+  cli: string,
+  capture: string,
+  plain: string | undefined,
+  drovers: { real: string; stub: string },
+): Promise<SweepRuns> {
+  const allow = ALLOW.flatMap((a) => ["--allow", a]);
+  const cls = await run("bash", [SWEEP, "--cli", cli, "classify", ...allow], {
+    stdin: capture,
+    env: { DROVER: drovers.stub },
+  });
+  const ev = await run("bash", [SWEEP, "--cli", cli, "approve-eval"], {
+    stdin: capture,
+    env: { DROVER: drovers.stub },
+  });
+  const bare = plain === undefined ? undefined : await run(
+    "bash",
+    [SWEEP, "--cli", cli, "classify", ...allow],
+    { stdin: plain, env: { DROVER: drovers.stub } },
+  );
+  return { cls, ev, bare };
+}
+
+/**
+ * Every disagreement between sweep.sh's runs on one capture and drover's judgement of it: the
+ * action drover takes (`driven`: drive's own, or the same decision computed here), the gate's
+ * key, and the hand-made case's expectation.
+ */
+function disagreementsOf(
+  c: Case,
+  capture: string,
+  runs: SweepRuns,
+  driven: string,
+  tally: Record<string, number>,
+): string[] {
+  const out: string[] = [];
+  const { cls, ev, bare } = runs;
+  if (cls.code !== 0) return [`${c.name}: classify exit ${cls.code}: ${cls.stderr}`];
+  const script = sweepAction(cls.stdout.trim());
+  tally[script] = (tally[script] ?? 0) + 1;
+  if (script !== driven) out.push(`${c.name}: sweep.sh "${cls.stdout.trim()}", drive "${driven}"`);
+  if (c.expect && script !== c.expect) {
+    out.push(`${c.name}: expected ${c.expect}, got ${script}`);
+  }
+  if (c.rule && script !== `escalate danger ${c.rule}`) {
+    out.push(`${c.name}: expected escalate (danger: ${c.rule}), got ${script}`);
+  }
+  // Issue 25: the plain capture (no styles) is approved exactly when drive approves.
+  if (bare) {
+    if (bare.code !== 0) {
+      return [...out, `${c.name}: classify (plain) exit ${bare.code}: ${bare.stderr}`];
+    }
+    const onPlain = sweepAction(bare.stdout.trim());
+    if (onPlain.startsWith("approve") !== driven.startsWith("approve")) {
+      out.push(
+        `${c.name}: sweep.sh on the plain capture "${bare.stdout.trim()}", drive "${driven}"`,
+      );
+    }
+    if (c.expect?.startsWith("escalate opaque:") && onPlain !== c.expect) {
+      out.push(`${c.name}: plain: expected ${c.expect}, got ${onPlain}`);
+    }
+  }
+  const binary = gateWords(c.cli, capture);
+  if (ev.stdout.trim() !== binary) {
+    out.push(
+      `${c.name}: approve-eval "${ev.stdout.trim()}" (exit ${ev.code}), drover's gate "${binary}"`,
+    );
+  }
+  return out;
+}
+
+/**
+ * drover for sweep.sh: the real one, and per CLI a stub serving __prompt-profile's rows. With
+ * `decisions`, the stub also answers `__classify` from the line computed in this process for the
+ * very capture on its stdin (sweep.sh hands drover its own stdin unread), so every screen's
+ * judgement runs here rather than in a drover process of its own; a capture with no line there
+ * fails the run.
+ */
+async function sweepDrovers(
+  tmp: string,
+  clis: Iterable<string>,
+  decisions?: string,
+): Promise<{ real: string; stubs: Record<string, string> }> {
+  // __prompt-profile rows come from the real drover once per CLI and are served by a stub
+  // (identical calls cannot give different rows); every other call goes to the real drover.
+  const [exe, pre] = droverCommand();
+  const real = `${tmp}/drover`;
+  await Deno.writeTextFile(real, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
+  await Deno.chmod(real, 0o755);
+  const stubs: Record<string, string> = {};
+  for (const cli of clis) {
+    const tsv = await drover(["__prompt-profile", "--format", "tsv", "--cli", cli]);
+    assert.equal(tsv.code, 0, tsv.stderr);
+    await Deno.writeTextFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
+    stubs[cli] = `${tmp}/drover-${cli}`;
+    const classify = decisions === undefined ? "" : `  __classify)
+    k=$(sha256sum | cut -c1-64)
+    [ -f ${
+      q(decisions)
+    }/${cli}-"$k" ] || { echo "parity: no decision computed for capture $k" >&2; exit 3; }
+    exec cat ${q(decisions)}/${cli}-"$k";;
+`;
+    await Deno.writeTextFile(
+      stubs[cli],
+      `#!/bin/sh\ncase "$1" in\n  __prompt-profile) exec cat ${
+        q(`${tmp}/profile-${cli}.tsv`)
+      };;\n${classify}esac\nexec ${q(real)} "$@"\n`,
+    );
+    await Deno.chmod(stubs[cli], 0o755);
+  }
+  return { real, stubs };
+}
+
+/** What `drover __classify --allow …` prints for `capture` (its stdin), computed here. */
+function classifyOutput(cli: string, capture: string): string {
+  const profile = resolveProfile(cli, EMPTY_CONFIG);
+  const styled = capture.includes("\x1b[") ? capture : undefined;
+  const plain = styled === undefined ? capture : stripAnsi(capture);
+  const raw = detect(styled === undefined ? { plain } : { plain, styled }, profile);
+  return classifyLine(classifyCapture(raw, plain, ALLOW)) + "\n";
+}
+
+/** Write each capture's computed `__classify` line where the stub finds it: <cli>-<sha256>. */
+async function writeDecisions(dir: string, cli: string, captures: string[]): Promise<void> {
+  for (const capture of captures) {
+    const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(capture));
+    const hex = [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await Deno.writeTextFile(`${dir}/${cli}-${hex}`, classifyOutput(cli, capture));
+  }
+}
+
+async function allCases(): Promise<
+  { all: Case[]; recorded: Case[]; handmade: Case[]; counts: Record<string, number> }
+> {
+  const { cases: recorded, counts } = await recordedCases();
+  const handmade = [
+    ...await handmadeCases(),
+    ...await lookalikeCases(),
+    ...await handmadeFolderCases(),
+    ...await fieldCases(),
+  ];
+  const only = onlyCases();
+  const all = [...recorded, ...handmade].filter((c) => only === undefined || only.test(c.name));
+  if (only) console.error(`parity: ${PARITY_ONLY}=${only.source}: ${all.length} cases only`);
+  else assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
+  return { all, recorded, handmade, counts };
+}
+
+Deno.test("parity: sweep.sh classify takes drover's decision, and approve-eval presses what drover's gate presses, on every recorded screen and hand-made dangerous prompt", async () => {
+  const { all, recorded, handmade, counts } = await allCases();
+  const tmp = await Deno.makeTempDir({ prefix: "drover-parity-" });
+  try {
+    // Each screen judged as it is recorded (the bytes capture-pane -p -e -J gave), with no pane:
+    // sweep.sh's runs on it against drover's decision computed in this process.
+    const plainOf = (c: Case) =>
+      c.plainToo && judgedPlain(c.cli, c.screen.text, stripAnsi(c.screen.text))
+        ? stripAnsi(c.screen.text)
+        : undefined;
+    const decisions = await Deno.makeTempDir({ dir: tmp });
+    for (const c of all) {
+      const plain = plainOf(c);
+      await writeDecisions(
+        decisions,
+        c.cli,
+        plain === undefined ? [c.screen.text] : [c.screen.text, plain],
+      );
+    }
+    const { real, stubs } = await sweepDrovers(tmp, new Set(all.map((c) => c.cli)), decisions);
+    const disagreements: string[] = [];
+    const tally: Record<string, number> = {};
+    let plainCompared = 0;
+    await pool(all, 4, async (c) => {
+      const plain = plainOf(c);
+      if (plain !== undefined) plainCompared++;
+      const runs = await sweepRuns(c.cli, c.screen.text, plain, { real, stub: stubs[c.cli] });
+      const decided = decidedHere(c.cli, c.screen.text);
+      disagreements.push(...disagreementsOf(c, c.screen.text, runs, decided, tally));
+    });
+    assert.deepEqual(disagreements, []);
+    const compared = Object.values(tally).reduce((a, b) => a + b, 0);
+    assert.equal(compared, all.length);
+    console.log(
+      `parity: ${recorded.length} recorded screens (${
+        Object.entries(counts).map(([k, n]) => `${k}: ${n}`).join(", ")
+      }) + ${handmade.length} hand-made; sweep.sh classify = drover on all ${compared} ` +
+        `(approved on the plain capture exactly when drover approved, on ${plainCompared}): ${
+          JSON.stringify(tally)
+        }`,
+    );
+    if (onlyCases()) return; // a mutation run on a subset: the coverage minimums are the full run's
+    // Not vacuous: approvals with both keys, dangers, dialogs, escalations and no-ops all occur.
+    const has = (re: RegExp, min: number) => {
+      const n = Object.entries(tally).filter(([k]) => re.test(k)).reduce((a, [, v]) => a + v, 0);
+      assert.ok(n >= min, `expected ≥ ${min} × ${re}, got ${n}: ${JSON.stringify(tally)}`);
+    };
+    has(/^approve key=1 /, 10);
+    has(/^approve key=Enter /, 1);
+    has(/^escalate danger /, DANGERS.length * CHROME.length);
+    has(/^escalate opaque:/, OPAQUES.length * 2 + 2);
+    assert.ok(plainCompared >= 40, `only ${plainCompared} plain captures compared`);
+    has(/^refuse not-affirmative$/, 3);
+    has(/^refuse no-option-1$/, 1);
+    has(/^escalate not-allowlisted$/, 5);
+    has(/^refuse dialog$/, 5);
+    has(/^escalate cli-unavailable$/, 5);
+    has(/^no-op$/, 50);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 interface Shown {
   c: Case;
   pane: ReplayPane;
@@ -545,65 +804,42 @@ async function showAll(
   }
   for (const s of shown) {
     s.capture = await srv.tmux("capture-pane", "-p", "-e", "-J", "-t", s.pane.paneId);
-    // Only a permission prompt can be approved: the plain capture is judged where either
-    // reading (plain or styled) sees one; elsewhere neither side can approve.
     if (s.c.plainToo) {
       const plain = await srv.tmux("capture-pane", "-p", "-J", "-t", s.pane.paneId);
-      const profile = resolveProfile(s.c.cli, EMPTY_CONFIG);
-      const asks = (v: { live_prompt: boolean; permission_prompt: boolean }) =>
-        v.live_prompt && v.permission_prompt;
-      if (
-        asks(detect({ plain }, profile)) ||
-        asks(detect({ plain: stripAnsi(s.capture), styled: s.capture }, profile))
-      ) s.plain = plain;
+      if (judgedPlain(s.c.cli, s.capture, plain)) s.plain = plain;
     }
   }
   return { orch, shown };
 }
 
-Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval presses what drover's gate presses, on every recorded screen and hand-made dangerous prompt", async () => {
-  const { cases: recorded, counts } = await recordedCases();
-  const handmade = [
-    ...await handmadeCases(),
-    ...await lookalikeCases(),
-    ...await handmadeFolderCases(),
-    ...await fieldCases(),
-  ];
-  const only = onlyCases();
-  const all = [...recorded, ...handmade].filter((c) => only === undefined || only.test(c.name));
-  if (only) console.error(`parity: ${PARITY_ONLY}=${only.source}: ${all.length} cases only`);
-  else assert.ok(recorded.length >= 200, `only ${recorded.length} recorded screens`);
-  const tmp = await Deno.makeTempDir({ prefix: "drover-parity-" });
+/**
+ * One screen per CLI and decision (of the decisions computed for every screen): the cases the
+ * end-to-end run shows in real panes, where the real `drive --once` acts on them.
+ */
+function onePerDecision(all: Case[]): Case[] {
+  const seen = new Set<string>();
+  const out: Case[] = [];
+  for (const c of all) {
+    const key = `${c.cli} ${decidedHere(c.cli, c.screen.text)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+
+Deno.test("parity end to end: in real panes, drive --once takes the action sweep.sh classify names, one screen per CLI and decision", async () => {
+  const { all } = await allCases();
+  const picked = onePerDecision(all);
+  const tmp = await Deno.makeTempDir({ prefix: "drover-parity-e2e-" });
   const servers: TestServer[] = [];
   const doubles: ReplayPane[] = [];
   try {
-    // drover for sweep.sh; __prompt-profile rows come from the real drover once per CLI and are
-    // served by a stub for approve-eval (identical calls cannot give different rows).
-    const [exe, pre] = droverCommand();
-    const real = `${tmp}/drover`;
-    await Deno.writeTextFile(real, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
-    await Deno.chmod(real, 0o755);
-    const stubs: Record<string, string> = {};
-    for (const cli of new Set(all.map((c) => c.cli))) {
-      const tsv = await drover(["__prompt-profile", "--format", "tsv", "--cli", cli]);
-      assert.equal(tsv.code, 0, tsv.stderr);
-      await Deno.writeTextFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
-      stubs[cli] = `${tmp}/drover-${cli}`;
-      await Deno.writeTextFile(
-        stubs[cli],
-        `#!/bin/sh\ncase "$1" in __prompt-profile) exec cat ${
-          q(`${tmp}/profile-${cli}.tsv`)
-        };; esac\nexec ${q(real)} "$@"\n`,
-      );
-      await Deno.chmod(stubs[cli], 0o755);
-    }
-
+    const { real, stubs } = await sweepDrovers(tmp, new Set(picked.map((c) => c.cli)));
     const bySize = new Map<string, Case[]>();
-    for (const c of all) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c]);
+    for (const c of picked) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c]);
     const disagreements: string[] = [];
     const tally: Record<string, number> = {};
-    let compared = 0;
-    let plainCompared = 0;
     for (const [size, cases] of bySize) {
       const [width, height] = size.split("x").map(Number);
       const srv = await startTestServer({ width, height });
@@ -612,24 +848,15 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
       doubles.push(orch, ...shown.map((s) => s.pane));
 
       // sweep.sh on each pane's capture (before drive's keys change any screen).
-      const judged = await pool(shown, 4, async (s) => {
-        const allow = ALLOW.flatMap((a) => ["--allow", a]);
-        const cls = await run("bash", [SWEEP, "--cli", s.c.cli, "classify", ...allow], {
-          stdin: s.capture,
-          env: { DROVER: real },
-        });
-        const ev = await run("bash", [SWEEP, "--cli", s.c.cli, "approve-eval"], {
-          stdin: s.capture,
-          env: { DROVER: stubs[s.c.cli] },
-        });
-        const bare = s.plain !== ""
-          ? await run("bash", [SWEEP, "--cli", s.c.cli, "classify", ...allow], {
-            stdin: s.plain,
-            env: { DROVER: real },
-          })
-          : undefined;
-        return { cls, ev, bare };
-      });
+      const judged = await pool(
+        shown,
+        4,
+        (s) =>
+          sweepRuns(s.c.cli, s.capture, s.plain === "" ? undefined : s.plain, {
+            real,
+            stub: stubs[s.c.cli],
+          }),
+      );
 
       const state = await Deno.makeTempDir({ dir: tmp });
       const runtime = await Deno.makeTempDir({ dir: tmp });
@@ -651,74 +878,47 @@ Deno.test("parity: sweep.sh classify takes drive's action, and approve-eval pres
       const events: Loose[] = d.stdout.split("\n").filter((l) => l.trim() !== "")
         .map((l) => JSON.parse(l)).filter((e: Loose) => e.schema === "drover.event.v1");
       assert.equal(events.filter((e) => e.pane === orch.paneId).length, 0);
+      assert.equal(await orch.settled(), "");
 
-      for (let i = 0; i < shown.length; i++) {
-        const s = shown[i];
-        const { cls, ev, bare } = judged[i];
-        assert.equal(cls.code, 0, `${s.c.name}: classify: ${cls.stderr}`);
-        const script = sweepAction(cls.stdout.trim());
-        const keys = await s.pane.keys();
+      for (const [i, s] of shown.entries()) {
+        const keys = await s.pane.settled();
         const driven = driveAction(events.filter((e) => e.pane === s.pane.paneId), keys);
-        compared++;
-        tally[script] = (tally[script] ?? 0) + 1;
-        if (script !== driven) {
-          disagreements.push(`${s.c.name}: sweep.sh "${cls.stdout.trim()}", drive "${driven}"`);
-        }
-        if (s.c.expect && script !== s.c.expect) {
-          disagreements.push(`${s.c.name}: expected ${s.c.expect}, got ${script}`);
-        }
-        if (s.c.rule && script !== `escalate danger ${s.c.rule}`) {
-          disagreements.push(`${s.c.name}: expected escalate (danger: ${s.c.rule}), got ${script}`);
-        }
-        // Issue 25: the plain capture (no styles) is approved exactly when drive approves.
-        if (bare) {
-          assert.equal(bare.code, 0, `${s.c.name}: classify (plain): ${bare.stderr}`);
-          const onPlain = sweepAction(bare.stdout.trim());
-          plainCompared++;
-          if (onPlain.startsWith("approve") !== driven.startsWith("approve")) {
-            disagreements.push(
-              `${s.c.name}: sweep.sh on the plain capture "${bare.stdout.trim()}", drive "${driven}"`,
-            );
-          }
-          if (s.c.expect?.startsWith("escalate opaque:") && onPlain !== s.c.expect) {
-            disagreements.push(`${s.c.name}: plain: expected ${s.c.expect}, got ${onPlain}`);
-          }
-        }
-        const binary = gateWords(s.c.cli, s.capture);
-        if (ev.stdout.trim() !== binary) {
-          disagreements.push(
-            `${s.c.name}: approve-eval "${ev.stdout.trim()}" (exit ${ev.code}), drover's gate "${binary}"`,
-          );
+        disagreements.push(...disagreementsOf(s.c, s.capture, judged[i], driven, tally));
+        // What drive did is what the same decision, computed in this process, says it does.
+        const here = decidedHere(s.c.cli, s.capture);
+        if (here !== driven) {
+          disagreements.push(`${s.c.name}: drive "${driven}", drover here "${here}"`);
         }
       }
     }
     assert.deepEqual(disagreements, []);
-    assert.equal(compared, all.length);
     console.log(
-      `parity: ${recorded.length} recorded screens (${
-        Object.entries(counts).map(([k, n]) => `${k}: ${n}`).join(", ")
-      }) + ${handmade.length} hand-made; sweep.sh classify = drive on all ${compared} ` +
-        `(approved on the plain capture exactly when drive approved, on ${plainCompared}): ${
-          JSON.stringify(tally)
-        }`,
+      `parity end to end: ${picked.length} screens (one per CLI and decision) in ${bySize.size} ` +
+        `drive ticks: ${JSON.stringify(tally)}`,
     );
-    if (only) return; // a mutation run on a subset: the coverage minimums below are the full run's
-    // Not vacuous: approvals with both keys, dangers, dialogs, escalations and no-ops all occur.
-    const has = (re: RegExp, min: number) => {
-      const n = Object.entries(tally).filter(([k]) => re.test(k)).reduce((a, [, v]) => a + v, 0);
-      assert.ok(n >= min, `expected ≥ ${min} × ${re}, got ${n}: ${JSON.stringify(tally)}`);
-    };
-    has(/^approve key=1 /, 10);
-    has(/^approve key=Enter /, 1);
-    has(/^escalate danger /, DANGERS.length * CHROME.length);
-    has(/^escalate opaque:/, OPAQUES.length * 2 + 2);
-    assert.ok(plainCompared >= 40, `only ${plainCompared} plain captures compared`);
-    has(/^refuse not-affirmative$/, 3);
-    has(/^refuse no-option-1$/, 1);
-    has(/^escalate not-allowlisted$/, 5);
-    has(/^refuse dialog$/, 5);
-    has(/^escalate cli-unavailable$/, 5);
-    has(/^no-op$/, 50);
+    if (onlyCases()) return;
+    // Every CLI, and every kind of decision, went through the real loop at least once.
+    const clis = new Set(picked.map((c) => c.cli));
+    assert.deepEqual([...clis].sort(), [...new Set(Object.values(FOLDER_CLI))].sort());
+    for (
+      const re of [
+        /^approve key=1 /,
+        /^approve key=Enter /,
+        /^escalate danger /,
+        /^escalate opaque:/,
+        /^refuse not-affirmative$/,
+        /^refuse no-option-1$/,
+        /^escalate not-allowlisted$/,
+        /^refuse dialog$/,
+        /^escalate cli-unavailable$/,
+        /^no-op$/,
+      ]
+    ) {
+      assert.ok(
+        Object.keys(tally).some((k) => re.test(k)),
+        `no ${re} end to end: ${JSON.stringify(tally)}`,
+      );
+    }
   } finally {
     for (const p of doubles) await cleanupReplay(p);
     for (const s of servers) await s[Symbol.asyncDispose]();

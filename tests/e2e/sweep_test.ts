@@ -79,12 +79,28 @@ Deno.test("parity: approve's bash gate (approve-eval) judges every hand-made loo
     const real = await droverExe(tmp);
     const wrong: string[] = [];
     const built = lookalikes().map(build);
+    // approve-eval's one drover call is __prompt-profile: its rows, from the real drover once per
+    // CLI, served by a stub (identical calls cannot give different rows).
+    const stubs: Record<string, string> = {};
+    for (const cli of new Set(built.map((b) => b.screen.cli))) {
+      const tsv = await drover(["__prompt-profile", "--format", "tsv", "--cli", cli]);
+      assert.equal(tsv.code, 0, tsv.stderr);
+      await Deno.writeTextFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
+      stubs[cli] = `${tmp}/drover-${cli}`;
+      await Deno.writeTextFile(
+        stubs[cli],
+        `#!/bin/sh\ncase "$1" in __prompt-profile) exec cat ${
+          q(`${tmp}/profile-${cli}.tsv`)
+        };; esac\nexec ${q(real)} "$@"\n`,
+      );
+      await Deno.chmod(stubs[cli], 0o755);
+    }
     for (const b of built) {
       const cli = b.screen.cli;
       const v = detect({ plain: b.plain, styled: b.styled }, resolveProfile(cli, EMPTY_CONFIG));
       const r = await sweep(["--cli", cli, "approve-eval"], {
         stdin: b.plain,
-        env: { DROVER: real },
+        env: { DROVER: stubs[cli] },
       });
       assert.ok(r.code !== 0 || r.stdout !== "", r.stderr);
       if (v.live_prompt || r.stdout.trim() !== "refuse (no-live-prompt)") {
@@ -94,7 +110,7 @@ Deno.test("parity: approve's bash gate (approve-eval) judges every hand-made loo
       const cut = b.plain.split("\n").slice(0, b.cut).join("\n") + "\n";
       const alone = await sweep(["--cli", cli, "approve-eval"], {
         stdin: cut,
-        env: { DROVER: real },
+        env: { DROVER: stubs[cli] },
       });
       if (alone.stdout.includes("no-live-prompt")) {
         wrong.push(`${b.rel} cut: sweep.sh says not live`);
@@ -156,8 +172,8 @@ async function sweepRig(
     env,
     async run(args, extra = {}) {
       const r = await sweep(["-L", srv.name, ...args], { env: { ...env, ...extra } });
-      await new Promise((res) => setTimeout(res, 250));
-      return { ...r, keys: await agent.keys() };
+      // sweep.sh has exited: once the double reads its sentinel, a stray key would be there.
+      return { ...r, keys: await agent.settled() };
     },
     async [Symbol.asyncDispose]() {
       await cleanupReplay(orch);
@@ -183,7 +199,7 @@ Deno.test("sweep.sh approve refuses the orchestrator, dialogs, stale prompts, he
     const res = await r.run(["approve", "agents:0.0"]);
     assert.equal(res.code, 10, res.stdout + res.stderr);
     assert.match(res.stdout, /orchestrator/);
-    assert.equal(await r.orch.keys(), "");
+    assert.equal(await r.orch.settled(), "");
   }
   for (const [scenario, code] of [[/^bypass-warning$/, 13], [/^bash-answered$/, 12]] as const) {
     await using r = await sweepRig(need(scenario));
@@ -262,9 +278,13 @@ Deno.test("sweep.sh approve: a prompt that stays live after the 1 is unconfirmed
   const tmp = await Deno.makeTempDir({ prefix: "drover-sweep-" });
   try {
     const env = { DROVER: await droverExe(tmp), XDG_RUNTIME_DIR: tmp, NO_COLOR: "1" };
-    const bin = await drover(["-L", srv.name, "approve", "holder:1.0"], { env });
+    // Two panes, each with its own claim: the binary and the script wait out their confirmation
+    // windows side by side.
+    const [bin, res] = await Promise.all([
+      drover(["-L", srv.name, "approve", "holder:1.0"], { env }),
+      sweep(["-L", srv.name, "approve", "holder:2.0"], { env }),
+    ]);
     assert.equal(bin.code, 17, bin.stdout + bin.stderr);
-    const res = await sweep(["-L", srv.name, "approve", "holder:2.0"], { env });
     assert.equal(res.code, 17, res.stdout + res.stderr);
     assert.match(res.stdout, /^unconfirmed pane %\d+: sent 1 \+ Enter;/m);
   } finally {
@@ -295,22 +315,25 @@ Deno.test("approve on a choice row: an Enter that does not take is never followe
       await srv.tmux("set-option", "-p", "-t", p.paneId, "@drover-cli", "opencode");
       panes.push(p);
     }
-    for (const [i, p] of panes.slice(1).entries()) {
-      if (i % 2 === 0) {
-        const bin = await drover(["-L", srv.name, "--json", "approve", p.paneId], { env });
-        assert.equal(bin.code, 17, bin.stdout + bin.stderr);
-        const data = JSON.parse(bin.stdout).data;
-        assert.equal(data.form, "choice-row");
-        assert.deepEqual(data.sent, ["Enter"]);
-      } else {
-        const res = await sweep(["-L", srv.name, "approve", p.paneId], { env });
-        assert.equal(res.code, 17, res.stdout + res.stderr);
-        assert.match(res.stdout, /^unconfirmed pane %\d+: sent Enter;/m);
-      }
-    }
-    await new Promise((res) => setTimeout(res, 300));
-    for (const p of panes.slice(1)) assert.equal(await p.keys(), "\r", p.paneId);
-    assert.equal(await panes[0].keys(), "");
+    // Each pane has its own claim: the four approvers wait out their confirmation windows side
+    // by side.
+    await Promise.all(
+      panes.slice(1).map(async (p, i) => {
+        if (i % 2 === 0) {
+          const bin = await drover(["-L", srv.name, "--json", "approve", p.paneId], { env });
+          assert.equal(bin.code, 17, bin.stdout + bin.stderr);
+          const data = JSON.parse(bin.stdout).data;
+          assert.equal(data.form, "choice-row");
+          assert.deepEqual(data.sent, ["Enter"]);
+        } else {
+          const res = await sweep(["-L", srv.name, "approve", p.paneId], { env });
+          assert.equal(res.code, 17, res.stdout + res.stderr);
+          assert.match(res.stdout, /^unconfirmed pane %\d+: sent Enter;/m);
+        }
+      }),
+    );
+    for (const p of panes.slice(1)) assert.equal(await p.settled(), "\r", p.paneId);
+    assert.equal(await panes[0].settled(), "");
   } finally {
     for (const p of panes) await cleanupReplay(p);
     await Deno.remove(tmp, { recursive: true });
@@ -693,8 +716,8 @@ Deno.test("sweep.sh works with no python on PATH", async () => {
       bash: `${bin}/bash`,
     });
     assert.equal(approve.code, 17, approve.stdout + approve.stderr);
-    assert.equal(await agent2.keys(), "1\r", "one digit, one Enter, no retry");
-    assert.equal(await agent.keys(), "");
+    assert.equal(await agent2.settled(), "1\r", "one digit, one Enter, no retry");
+    assert.equal(await agent.settled(), "");
   } finally {
     await cleanupReplay(agent);
     await cleanupReplay(agent2);

@@ -11,6 +11,7 @@ import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import { type CommandResult, printable } from "./output.ts";
 import type { Invocation } from "./invocation.ts";
+import type { ApproveData } from "../contracts/approve.ts";
 
 function optionsLine(o: ApproveOutcome): string | null {
   const opts = o.before?.options ?? [];
@@ -19,7 +20,9 @@ function optionsLine(o: ApproveOutcome): string | null {
     opts.map((x) => `${x.selected ? "❯ " : ""}${x.number}. ${x.text}`).join(" | ");
 }
 
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
+export async function action(
+  { args, opts, g }: Invocation,
+): Promise<CommandResult<ApproveData>> {
   const target = args.target as string;
   const o = opts as { dryRun?: boolean; cli?: string; orchestrator?: string };
   const config = await loadConfig(g.config ? { path: g.config } : {});
@@ -40,7 +43,7 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     dryRun: o.dryRun === true,
     socketPath: await socketPath(server),
   });
-  const data = {
+  const data: ApproveData = {
     pane_id: view.pane.id,
     target: view.pane.target,
     cli: view.identified.cli,

@@ -13,9 +13,12 @@ import { DroverError, invalidArgument } from "../errors.ts";
 import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { ClaimPathsData } from "../contracts/claim_paths.ts";
 import { type CommandResult, writeOut } from "./output.ts";
 
-export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult> {
+export async function action(
+  { args, opts: o, g }: Invocation,
+): Promise<CommandResult<ClaimPathsData>> {
   const opts = o as { formatVersion?: string };
   // A reader from another release must fail loudly, never misparse (sweep.sh checks too).
   if (opts.formatVersion !== undefined && opts.formatVersion !== String(CLAIM_PATHS_FORMAT)) {
@@ -33,7 +36,12 @@ export async function action({ args, opts: o, g }: Invocation): Promise<CommandR
   }
   const socket = await socketPath(selectServer(g));
   const paths = await claimPaths(socket, pane);
-  const data = { format_version: CLAIM_PATHS_FORMAT, pane_id: pane, socket_path: socket, paths };
+  const data: ClaimPathsData = {
+    format_version: CLAIM_PATHS_FORMAT,
+    pane_id: pane,
+    socket_path: socket,
+    paths,
+  };
   if (g.json) return { data };
   // Raw text for a script: written here so no envelope or colour decorates it.
   writeOut([CLAIM_PATHS_HEADER, ...paths].join("\n") + "\n");

@@ -16,6 +16,7 @@ import { localTimeZone } from "../limit/local.ts";
 import { checkCliFlag, effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
+import type { DetectData } from "../contracts/detect.ts";
 import { configFor } from "./cli_common.ts";
 
 export async function readCapture(file: string | undefined, what: string): Promise<string> {
@@ -50,7 +51,9 @@ export function humanVerdicts(v: Verdicts): string[] {
   return out;
 }
 
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult<Verdicts>> {
+export async function action(
+  { args, opts, g }: Invocation,
+): Promise<CommandResult<DetectData>> {
   const file = args.file as string | undefined;
   const o = opts as { cli?: string; styled?: string; title?: string; now?: string };
   let now = Date.now();

@@ -25,8 +25,9 @@ import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, writeErr, writeOut } from "./output.ts";
+import type { DriveData } from "../contracts/drive.ts";
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
+export async function action({ opts: o, g }: Invocation): Promise<CommandResult<DriveData>> {
   const flags = o as DriveFlags;
   const config = await loadConfig(g.config ? { path: g.config } : {});
   const opts = resolveDriveOptions(flags, config.drive);
@@ -148,7 +149,7 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     );
     for (const s of stopSignals) Deno.addSignalListener(s, onSignal);
     const out = await loop.run();
-    const data = {
+    const data: DriveData = {
       session: opts.session,
       outcome: out.reason,
       exit_code: out.exitCode,

@@ -11,10 +11,12 @@ export interface Invocation {
   g: GlobalOptions;
 }
 
-/** A command module (lib/cli/<name>.ts): its body; printing and exit codes are the caller's. */
+/**
+ * A command module (lib/cli/<name>.ts): its body; printing and exit codes are the caller's. Each
+ * module's own `action` returns its contract's data type (lib/contracts `DataOf`).
+ */
 export interface CommandModule {
-  // deno-lint-ignore no-explicit-any
-  action(inv: Invocation): Promise<CommandResult<any>> | CommandResult<any>;
+  action(inv: Invocation): Promise<CommandResult> | CommandResult;
 }
 
 /** One entry of the command table (commands.ts): a command's spec, its schema and its code. */

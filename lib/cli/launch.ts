@@ -5,8 +5,9 @@ import { readPrompt } from "../launch/prompt.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
+import type { LaunchData } from "../contracts/launch.ts";
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
+export async function action({ opts: o, g }: Invocation): Promise<CommandResult<LaunchData>> {
   const server = selectServer(g);
   const insideServer = !g.socketName && !g.socketPath && !!Deno.env.get("TMUX");
   const { data, warnings } = await launch({

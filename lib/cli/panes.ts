@@ -8,6 +8,7 @@ import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import { cellText, fit, width } from "../board/text.ts";
 import type { CommandResult } from "./output.ts";
+import type { PanesData } from "../contracts/panes.ts";
 import { snapshotPanes } from "./panes_snapshot.ts";
 
 /** Version of `panes --format tsv` (read by sweep.sh). */
@@ -33,7 +34,10 @@ function watchInterval(text: string | undefined): number {
   return readDuration(text, "--interval", { min: 250, max: 600_000 });
 }
 
-export async function action({ opts, g }: Invocation): Promise<CommandResult> {
+/** The table's data, or the live board's (which drew itself and prints no envelope). */
+export async function action(
+  { opts, g }: Invocation,
+): Promise<CommandResult<PanesData> | CommandResult<{ watched: true }>> {
   const o = opts as {
     session?: string;
     cli?: string;
@@ -71,7 +75,11 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
     });
   }
   const rows = (await snapshotPanes(server, config, o)).map((s) => s.row);
-  const data = { server: describeServer(server), session: o.session ?? null, panes: rows };
+  const data: PanesData = {
+    server: describeServer(server),
+    session: o.session ?? null,
+    panes: rows,
+  };
   if (o.format === "tsv" && !g.json) {
     // One row per pane, tab separated; titles and paths (free text) are left out.
     const clean = (s: string) => s.replace(/[\t\r\n]/g, " ");

@@ -20,6 +20,7 @@ import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";
+import type { ProfileTestData } from "../contracts/profile.ts";
 
 /** The states a screen file may be named after (DESIGN §5). */
 export const SCREEN_STATES = [
@@ -52,7 +53,7 @@ export interface ScreenResult {
   verdicts: Verdicts;
 }
 
-export interface ProfileTestData {
+export interface ProfileTestReport {
   cli: string;
   shipped: string | null;
   dir: string;
@@ -122,7 +123,7 @@ async function readText(path: string): Promise<string> {
 }
 
 /** Run a profile over a folder of named screens. */
-export async function profileTest(p: ResolvedProfile, dir: string): Promise<ProfileTestData> {
+export async function profileTest(p: ResolvedProfile, dir: string): Promise<ProfileTestReport> {
   let names: string[];
   try {
     names = [];
@@ -164,7 +165,7 @@ function sourceOf(p: ResolvedProfile, f: FieldName): string {
   return s.layer;
 }
 
-export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
+export function humanReport(d: ProfileTestReport, p: ResolvedProfile): string[] {
   const out: string[] = [];
   out.push(
     `profile test: ${d.cli}${
@@ -205,7 +206,9 @@ export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
 }
 
 /** `drover profile test --cli NAME DIR`. */
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
+export async function action(
+  { args, opts, g }: Invocation,
+): Promise<CommandResult<ProfileTestData>> {
   const dir = args.dir as string;
   const config = await configFor(g);
   checkCliFlag(opts.cli as string | undefined, config);

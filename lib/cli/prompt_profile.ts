@@ -16,10 +16,11 @@ import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
 import { configFor } from "./cli_common.ts";
 import { type CommandResult, writeOut } from "./output.ts";
+import type { PromptProfileData } from "../contracts/prompt_profile.ts";
 
 export async function action(
   { opts: o, g }: Invocation,
-): Promise<CommandResult> {
+): Promise<CommandResult<PromptProfileData>> {
   const opts = o as { cli?: string; field?: string; format?: string; formatVersion?: string };
   // A reader from another release must fail loudly, never misparse (sweep.sh checks too).
   if (
@@ -49,7 +50,7 @@ export async function action(
   const profile = resolveProfile(effectiveCli(opts.cli, config), config);
   let rows = exportRows(profile);
   if (opts.field !== undefined) rows = rows.filter((r) => r.name === opts.field);
-  const data = {
+  const data: PromptProfileData = {
     format_version: PROMPT_PROFILE_FORMAT,
     cli: profile.cli,
     rows,

@@ -6,18 +6,7 @@ import { resolveTarget } from "../tmux/panes.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import { type CommandResult, printable } from "./output.ts";
-
-export interface ReadData {
-  pane_id: string;
-  target: string;
-  mode: "snapshot" | "last";
-  last: number | null;
-  line_count: number;
-  text: string;
-  stabilized: boolean | null;
-  waited_ms: number | null;
-  samples: number | null;
-}
+import type { ReadData } from "../contracts/read.ts";
 
 export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult<ReadData>> {
   const target = args.target as string;

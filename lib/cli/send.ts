@@ -9,18 +9,7 @@ import { sendKeys, typeText } from "../tmux/send.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
-
-export interface SendData {
-  pane_id: string;
-  target: string;
-  cli: string;
-  cli_source: string;
-  input: { source: "argv" | "stdin"; characters: number; bytes: number; method: "keys" | "paste" };
-  enter_presses: number;
-  verified: true;
-  state_before: string;
-  state_after: string;
-}
+import type { SendData } from "../contracts/send.ts";
 
 async function stdinText(): Promise<string> {
   const src = stdinSource();

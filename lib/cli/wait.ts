@@ -8,18 +8,11 @@ import {
   WAIT_DEFAULT_TIMEOUT_S,
   WAIT_TIMEOUT_RANGE,
   waitFor,
-  type WaitResult,
 } from "../launch/wait.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
-
-export interface WaitData extends WaitResult {
-  pane_id: string;
-  target: string;
-  cli: string;
-  cli_source: string;
-}
+import type { WaitData } from "../contracts/wait.ts";
 
 export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult<WaitData>> {
   const target = args.target as string;

@@ -11,6 +11,7 @@ import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import { type CommandResult, printable } from "./output.ts";
 import type { Invocation } from "./invocation.ts";
+import type { APPROVE } from "./command_specs.ts";
 import type { ApproveData } from "../contracts/approve.ts";
 
 function optionsLine(o: ApproveOutcome): string | null {
@@ -21,10 +22,9 @@ function optionsLine(o: ApproveOutcome): string | null {
 }
 
 export async function action(
-  { args, opts, g }: Invocation,
+  { args, opts: o, g }: Invocation<typeof APPROVE>,
 ): Promise<CommandResult<ApproveData>> {
-  const target = args.target as string;
-  const o = opts as { dryRun?: boolean; cli?: string; orchestrator?: string };
+  const target = args.target;
   const config = await loadConfig(g.config ? { path: g.config } : {});
   checkCliFlag(o.cli, config);
   const server = selectServer(g);

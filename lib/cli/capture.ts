@@ -11,6 +11,7 @@ import { selectServer } from "../tmux/server.ts";
 import type { PaneView } from "../identify/context.ts";
 import { type CommandResult, type GlobalOptions, printable } from "./output.ts";
 import type { Invocation } from "./invocation.ts";
+import type { CAPTURE } from "./command_specs.ts";
 import type { CaptureData } from "../contracts/capture.ts";
 import { parseScreenState, saveScreen } from "./profile_test_cmd.ts";
 
@@ -48,10 +49,9 @@ export async function captureTarget(
 }
 
 export async function action(
-  { args, opts, g }: Invocation,
+  { args, opts: o, g }: Invocation<typeof CAPTURE>,
 ): Promise<CommandResult<CaptureData>> {
-  const target = args.target as string;
-  const o = opts as { lines?: string; cli?: string; save?: string; as?: string };
+  const target = args.target;
   if (o.as !== undefined && o.save === undefined) {
     throw invalidArgument("--as needs --save DIR");
   }

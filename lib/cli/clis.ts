@@ -3,10 +3,13 @@ import { cachedAvailability, probeAvailability } from "../launch/availability.ts
 import { loadLaunchConfig } from "../launch/config.ts";
 import { allRecipes, formatPromptForm } from "../launch/recipes.ts";
 import type { Invocation } from "./invocation.ts";
+import type { CLIS_LIST } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
 import type { ClisData } from "../contracts/clis.ts";
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult<ClisData>> {
+export async function action(
+  { opts: o, g }: Invocation<typeof CLIS_LIST>,
+): Promise<CommandResult<ClisData>> {
   const { config, clis } = await loadLaunchConfig(g);
   const recipes = allRecipes(clis);
   const commands = recipes.map((r) => r.command);

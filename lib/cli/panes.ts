@@ -6,6 +6,7 @@ import { loadConfig } from "../config/discover.ts";
 import { describeServer } from "../tmux/run.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { PANES } from "./command_specs.ts";
 import { cellText, fit, width } from "../board/text.ts";
 import type { CommandResult } from "./output.ts";
 import type { PanesData } from "../contracts/panes.ts";
@@ -36,17 +37,8 @@ function watchInterval(text: string | undefined): number {
 
 /** The table's data, or the live board's (which drew itself and prints no envelope). */
 export async function action(
-  { opts, g }: Invocation,
+  { opts: o, g }: Invocation<typeof PANES>,
 ): Promise<CommandResult<PanesData> | CommandResult<{ watched: true }>> {
-  const o = opts as {
-    session?: string;
-    cli?: string;
-    format: string;
-    formatVersion?: string;
-    watch?: boolean;
-    interval?: string;
-    events?: string;
-  };
   if (o.formatVersion !== undefined && o.formatVersion !== String(PANES_TSV_VERSION)) {
     throw new DroverError(
       "FORMAT_MISMATCH",

@@ -19,6 +19,7 @@ import {
 import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
+import type { PROFILE_TEST } from "./command_specs.ts";
 import { type CommandResult, printable } from "./output.ts";
 import type { ProfileTestData } from "../contracts/profile.ts";
 
@@ -207,12 +208,12 @@ export function humanReport(d: ProfileTestReport, p: ResolvedProfile): string[] 
 
 /** `drover profile test --cli NAME DIR`. */
 export async function action(
-  { args, opts, g }: Invocation,
+  { args, opts, g }: Invocation<typeof PROFILE_TEST>,
 ): Promise<CommandResult<ProfileTestData>> {
-  const dir = args.dir as string;
+  const dir = args.dir;
   const config = await configFor(g);
-  checkCliFlag(opts.cli as string | undefined, config);
-  const p = resolveProfile(effectiveCli(opts.cli as string | undefined, config), config);
+  checkCliFlag(opts.cli, config);
+  const p = resolveProfile(effectiveCli(opts.cli, config), config);
   const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
   return {
     data,

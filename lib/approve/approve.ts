@@ -26,13 +26,15 @@ import {
   gate,
   type GateVerdicts,
   optionOneSelected,
+  type PromptVerdicts,
   type RefusalReason,
 } from "./gate.ts";
 import type { GateWords } from "../profile/gate_words.ts";
+import type { PaneState } from "../detect/mod.ts";
 import { sleep } from "../base/sleep.ts";
 
 export type JudgedVerdicts = GateVerdicts & {
-  state: string;
+  state: PaneState;
   /** Text typed into the pane's input line (null: none), to see where a key landed. */
   input_box?: string | null;
 };
@@ -70,15 +72,8 @@ export interface ApproveRequest {
 
 export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
 
-export interface ScreenSummary {
-  state: string;
-  live_prompt: boolean;
-  permission_prompt: boolean;
-  command: string | null;
-  file_path: string | null;
-  options: { number: number; text: string; selected: boolean }[];
-  broad_grant_option: number | null;
-}
+/** What a report says the gate saw on one capture (the approve contract's `before`/`after`). */
+export type ScreenSummary = PromptVerdicts & { state: PaneState };
 
 export interface ApproveOutcome {
   outcome: Outcome;

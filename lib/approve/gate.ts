@@ -8,18 +8,22 @@
  * grant. The wordings come from `GateWords` (lib/profile/gate_words.ts): the shipped profiles' always count, so a
  * profile can make the gate refuse more, never less.
  */
+import type { Verdicts } from "../detect/mod.ts";
 import { type GateWords, shippedGateWords } from "../profile/gate_words.ts";
 
+/**
+ * The prompt verdicts every approval judges and reports, lib/detect's own fields by their names:
+ * approve's `before`/`after` summaries (mod.ts ScreenSummary) are these plus the state.
+ */
+export type PromptVerdicts = Pick<
+  Verdicts,
+  "live_prompt" | "permission_prompt" | "command" | "file_path" | "options" | "broad_grant_option"
+>;
+
 /** The verdict fields the gate reads (a subset of lib/detect's Verdicts). */
-export interface GateVerdicts {
-  live_prompt: boolean;
-  permission_prompt: boolean;
-  command: string | null;
-  file_path: string | null;
-  options: { number: number; text: string; selected: boolean }[];
-  broad_grant_option: number | null;
+export interface GateVerdicts extends PromptVerdicts {
   /** Un-numbered choices (a row or a column), when the detector reports them. */
-  choice_row?: { text: string; selected: boolean }[] | null;
+  choice_row?: Verdicts["choice_row"];
   /**
    * A shipped dialog heading shown in the bottom modal (judge.ts, from the capture and the gate
    * wordings, never the pane's profile alone): such a modal is a dialog, whatever it looks like.

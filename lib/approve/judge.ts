@@ -26,7 +26,7 @@ export function toJudged(v: Verdicts, cap?: PaneCapture, words?: GateWords): Jud
   }
   return {
     modal_dialog,
-    state: String(loose.state),
+    state: v.state,
     live_prompt: loose.live_prompt === true,
     permission_prompt: loose.permission_prompt === true,
     command: loose.command ?? null,

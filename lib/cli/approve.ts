@@ -11,6 +11,8 @@ import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import { type CommandResult, printable } from "./output.ts";
 import type { Invocation } from "./invocation.ts";
+import type { APPROVE } from "./command_specs.ts";
+import type { ApproveData } from "../contracts/approve.ts";
 
 function optionsLine(o: ApproveOutcome): string | null {
   const opts = o.before?.options ?? [];
@@ -19,9 +21,10 @@ function optionsLine(o: ApproveOutcome): string | null {
     opts.map((x) => `${x.selected ? "❯ " : ""}${x.number}. ${x.text}`).join(" | ");
 }
 
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
-  const target = args.target as string;
-  const o = opts as { dryRun?: boolean; cli?: string; orchestrator?: string };
+export async function action(
+  { args, opts: o, g }: Invocation<typeof APPROVE>,
+): Promise<CommandResult<ApproveData>> {
+  const target = args.target;
   const config = await loadConfig(g.config ? { path: g.config } : {});
   checkCliFlag(o.cli, config);
   const server = selectServer(g);
@@ -40,7 +43,7 @@ export async function action({ args, opts, g }: Invocation): Promise<CommandResu
     dryRun: o.dryRun === true,
     socketPath: await socketPath(server),
   });
-  const data = {
+  const data: ApproveData = {
     pane_id: view.pane.id,
     target: view.pane.target,
     cli: view.identified.cli,

@@ -11,18 +11,9 @@ import { selectServer } from "../tmux/server.ts";
 import type { PaneView } from "../identify/context.ts";
 import { type CommandResult, type GlobalOptions, printable } from "./output.ts";
 import type { Invocation } from "./invocation.ts";
+import type { CAPTURE } from "./command_specs.ts";
+import type { CaptureData } from "../contracts/capture.ts";
 import { parseScreenState, saveScreen } from "./profile_test_cmd.ts";
-
-export interface CaptureData {
-  pane_id: string;
-  target: string;
-  cli: string;
-  cli_source: string;
-  size: string;
-  history_lines: number;
-  plain: string;
-  styled: string;
-}
 
 function parseLines(v: string | undefined): number {
   if (v === undefined) return 0;
@@ -57,9 +48,10 @@ export async function captureTarget(
   return { view, cap, data };
 }
 
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
-  const target = args.target as string;
-  const o = opts as { lines?: string; cli?: string; save?: string; as?: string };
+export async function action(
+  { args, opts: o, g }: Invocation<typeof CAPTURE>,
+): Promise<CommandResult<CaptureData>> {
+  const target = args.target;
   if (o.as !== undefined && o.save === undefined) {
     throw invalidArgument("--as needs --save DIR");
   }

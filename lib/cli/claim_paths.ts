@@ -13,10 +13,13 @@ import { DroverError, invalidArgument } from "../errors.ts";
 import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { CLAIM_PATHS } from "./command_specs_internal.ts";
+import type { ClaimPathsData } from "../contracts/claim_paths.ts";
 import { type CommandResult, writeOut } from "./output.ts";
 
-export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult> {
-  const opts = o as { formatVersion?: string };
+export async function action(
+  { args, opts, g }: Invocation<typeof CLAIM_PATHS>,
+): Promise<CommandResult<ClaimPathsData>> {
   // A reader from another release must fail loudly, never misparse (sweep.sh checks too).
   if (opts.formatVersion !== undefined && opts.formatVersion !== String(CLAIM_PATHS_FORMAT)) {
     throw new DroverError(
@@ -25,7 +28,7 @@ export async function action({ args, opts: o, g }: Invocation): Promise<CommandR
         `this drover prints format ${CLAIM_PATHS_FORMAT}; use the script from \`drover sweep-script\``,
     );
   }
-  const pane = args.pane as string;
+  const pane = args.pane;
   if (!/^%[0-9]{1,9}$/.test(pane)) {
     throw invalidArgument(
       `__claim-paths takes a tmux pane id such as %12, got ${JSON.stringify(pane.slice(0, 80))}`,
@@ -33,7 +36,12 @@ export async function action({ args, opts: o, g }: Invocation): Promise<CommandR
   }
   const socket = await socketPath(selectServer(g));
   const paths = await claimPaths(socket, pane);
-  const data = { format_version: CLAIM_PATHS_FORMAT, pane_id: pane, socket_path: socket, paths };
+  const data: ClaimPathsData = {
+    format_version: CLAIM_PATHS_FORMAT,
+    pane_id: pane,
+    socket_path: socket,
+    paths,
+  };
   if (g.json) return { data };
   // Raw text for a script: written here so no envelope or colour decorates it.
   writeOut([CLAIM_PATHS_HEADER, ...paths].join("\n") + "\n");

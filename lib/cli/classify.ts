@@ -16,18 +16,15 @@ import { stripAnsi } from "../detect/text.ts";
 import { CLASSIFY_FORMAT, classifyCapture, classifyLine } from "../drive/classify.ts";
 import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
+import type { CLASSIFY } from "./command_specs_internal.ts";
+import type { ClassifyData } from "../contracts/classify.ts";
 import { configFor } from "./cli_common.ts";
 import { readCapture } from "./detect.ts";
 import { type CommandResult, writeOut } from "./output.ts";
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
-  const opts = o as {
-    cli?: string;
-    allow?: string[];
-    styled?: string;
-    title?: string;
-    formatVersion?: string;
-  };
+export async function action(
+  { opts, g }: Invocation<typeof CLASSIFY>,
+): Promise<CommandResult<ClassifyData>> {
   // A reader from another release must fail loudly, never misparse (sweep.sh checks too).
   if (opts.formatVersion !== undefined && opts.formatVersion !== String(CLASSIFY_FORMAT)) {
     throw new DroverError(
@@ -65,7 +62,7 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
   );
   const c = classifyCapture(raw, plain, allow);
   const line = classifyLine(c);
-  const data = { format_version: CLASSIFY_FORMAT, cli: profile.cli, line, ...c };
+  const data: ClassifyData = { format_version: CLASSIFY_FORMAT, cli: profile.cli, line, ...c };
   if (g.json) return { data };
   // Raw text for a script: written here so no envelope or colour decorates it.
   writeOut(line + "\n");

@@ -1,31 +1,15 @@
 /** `drover clis list`: every launchable CLI (built-in recipes and [clis.<name>]), enabled or not. */
-import {
-  type Availability,
-  cachedAvailability,
-  probeAvailability,
-} from "../launch/availability.ts";
+import { cachedAvailability, probeAvailability } from "../launch/availability.ts";
 import { loadLaunchConfig } from "../launch/config.ts";
 import { allRecipes, formatPromptForm } from "../launch/recipes.ts";
 import type { Invocation } from "./invocation.ts";
+import type { CLIS_LIST } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
+import type { ClisData } from "../contracts/clis.ts";
 
-export interface ClisData {
-  count: number;
-  config: string | null;
-  clis: {
-    name: string;
-    command: string;
-    args: string[];
-    prompt: string;
-    env: string[];
-    enabled: boolean;
-    source: string;
-    checked: string | null;
-    availability: { status: Availability; path: string | null; checked_at: string | null };
-  }[];
-}
-
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult<ClisData>> {
+export async function action(
+  { opts: o, g }: Invocation<typeof CLIS_LIST>,
+): Promise<CommandResult<ClisData>> {
   const { config, clis } = await loadLaunchConfig(g);
   const recipes = allRecipes(clis);
   const commands = recipes.map((r) => r.command);

@@ -1,34 +1,37 @@
 /**
- * The command table: names, flags, arguments and help text only. A command's code is imported
- * (`load`) only when that command runs, so `--version`, `--help` and every command pay only for
- * what they use. lib/cli/dispatch.ts parses argv against this table, prints help and usage
- * errors, and runs the chosen command's `action`.
+ * The command tree: each command's spec (./command_specs.ts) with the code it runs. A command's
+ * code is imported (`load`) only when that command runs, so `--version`, `--help` and every
+ * command pay only for what they use. lib/cli/dispatch.ts parses argv against this tree, prints
+ * help and usage errors, and runs the chosen command's `action`.
  *
- * Adding a command: add an entry below (`name`, `help`, `schema`, `args`, `options`,
- * `load: () => import("./<name>.ts")`) and write lib/cli/<name>.ts exporting
- * `action(inv: Invocation): Promise<CommandResult> | CommandResult` (see ./invocation.ts).
- * A group (`drover clis list`) is an entry with `commands` instead of `load`.
+ * Adding a command: its spec in command_specs.ts (`name`, `help`, `schema`, `args`, `options`,
+ * `as const satisfies Entry`), one `leaf(spec.X, () => import("./<name>.ts"))` below, and
+ * lib/cli/<name>.ts exporting `action(inv: Invocation<typeof X>): Promise<CommandResult<XData>>`
+ * (see ./invocation.ts; XData is the command's contract in lib/contracts). A group (`drover clis
+ * list`) is an entry with `commands` instead of `load`.
  *
  * Adding a flag: one line in the command's `options`:
- *   { flags: "--name <value>", help: "…" }    a value; read as inv.opts.name (string)
- *   { flags: "--dry-run", help: "…" }         a boolean; inv.opts.dryRun === true
- *   { flags: "--no-probe", help: "…" }        a negation; inv.opts.probe === false
- *   plus `choices: [...]`, `default: "x"`, `repeatable: true` (a list), `required: true`.
- * Keys are the long name in camelCase. Arguments: `{ arg: "<target>" | "[file]" | "[text...]" }`,
- * read as inv.args.target / .file / .text (a list).
- * Help strings are plain text here on purpose: importing a module for a constant would load it on
- * every start. tests/unit/cli_args_test.ts checks such strings against their constants.
+ *   { flags: "--name <value>", help: "…" }    a value; inv.opts.name is a string (or absent)
+ *   { flags: "--dry-run", help: "…" }         a boolean; inv.opts.dryRun is true (or absent)
+ *   { flags: "--no-probe", help: "…" }        a negation; inv.opts.probe is false (or absent)
+ *   plus `choices: [...]` (a choice), `default: "x"` and `required: true` (always set),
+ *   `repeatable: true` (a list). Keys are the long name in camelCase. Arguments:
+ *   `{ arg: "<target>" | "[file]" | "[text...]" }`, read as inv.args.target (a string), .file (or
+ *   absent), .text (a list). The types follow from the spec (lib/deps/argv.ts OptionsOf, ArgsOf).
  */
-import { INTERNAL_COMMANDS } from "./commands_internal.ts";
-import type { Entry } from "./invocation.ts";
+import * as spec from "./command_specs.ts";
+import * as hidden from "./command_specs_internal.ts";
+import type { CommandModule, Entry } from "./invocation.ts";
 
 export type { Entry } from "./invocation.ts";
 
-const TARGET = { arg: "<target>", help: "pane: %id or session:window.pane" };
-const CLI_ASSUMED = {
-  flags: "--cli <name>",
-  help: "CLI assumed when nothing else identifies the pane",
-};
+/**
+ * A command of the tree: its spec, and the code that runs it, which reads the options and
+ * arguments that spec yields (`action(inv: Invocation<typeof SPEC>)`).
+ */
+function leaf<S extends Entry>(spec: S, load: () => Promise<CommandModule<S>>): Entry {
+  return { ...spec, load };
+}
 
 export const ROOT: Entry = {
   name: "drover",
@@ -42,363 +45,43 @@ export const ROOT: Entry = {
     { flags: "--no-color", help: "disable colour in human output" },
   ],
   commands: [
-    {
-      name: "launch",
-      help:
-        "start an agent CLI in a new tmux window or an exact split, with an optional kickoff prompt",
-      schema: "drover.launch.v1",
-      options: [
-        {
-          flags: "--cli <name>",
-          help: "the [clis.<name>] profile or built-in recipe to launch",
-          required: true,
-        },
-        { flags: "--prompt <source>", help: 'kickoff prompt source: only "-" (stdin, piped)' },
-        { flags: "--window", help: "a new window (the default placement)" },
-        {
-          flags: "--split <direction>",
-          help: "split the --anchor pane",
-          choices: ["right", "left", "up", "down"],
-        },
-        { flags: "--anchor <target>", help: "the pane to split: %id or session:window.pane" },
-        { flags: "--background", help: "leave the selected window and pane as they are" },
-        { flags: "--cwd <dir>", help: "working directory of the agent" },
-        { flags: "--title <title>", help: "pane title (and window name for a new window)" },
-        {
-          flags: "--session <name>",
-          help: "session for the new window (created when it does not exist)",
-        },
-      ],
-      load: () => import("./launch.ts"),
-    },
-    {
-      name: "read",
-      help: "print a pane's text (wrapped lines joined), optionally once it stops changing",
-      schema: "drover.read.v1",
-      args: [TARGET],
-      options: [
-        { flags: "--last <n>", help: "only the last N lines (scrollback included)" },
-        { flags: "--wait-stable", help: "wait until the text is unchanged for --stable-period" },
-        {
-          flags: "--stable-interval <ms>",
-          help: "sampling interval, 50-5000 ms (default 200)",
-        },
-        {
-          flags: "--stable-period <ms>",
-          help: "unchanged this long counts as stable, 100-60000 ms (default 800)",
-        },
-        {
-          flags: "--wait-timeout <s>",
-          help: "give up after this many seconds, 1-300 (default 10)",
-        },
-      ],
-      load: () => import("./read.ts"),
-    },
+    leaf(spec.LAUNCH, () => import("./launch.ts")),
+    leaf(spec.READ, () => import("./read.ts")),
     {
       name: "clis",
       help: "the agent CLIs drover can launch",
       commands: [
-        {
-          name: "list",
-          help:
-            "every CLI profile, enabled or not, with availability from a login-shell probe (advisory)",
-          schema: "drover.clis.v1",
-          options: [
-            { flags: "--refresh", help: "ignore cached availability and probe again" },
-            {
-              flags: "--no-probe",
-              help: "only report cached availability (unknown where nothing is cached)",
-            },
-          ],
-          load: () => import("./clis.ts"),
-        },
+        leaf(spec.CLIS_LIST, () => import("./clis.ts")),
       ],
     },
-    {
-      name: "wait",
-      help: "wait until a pane's agent is ready, idle, at a prompt, busy, changed or exited",
-      schema: "drover.wait.v1",
-      args: [TARGET],
-      options: [
-        { flags: "--until <condition>", help: "ready|idle|prompt|busy|changed|exit" },
-        { flags: "--timeout <s>", help: "seconds, 1-3600 (default 60)" },
-        CLI_ASSUMED,
-      ],
-      load: () => import("./wait.ts"),
-    },
-    {
-      name: "send",
-      help: "type text into an idle agent's input box, press Enter, verify it was taken",
-      schema: "drover.send.v1",
-      args: [TARGET, {
-        arg: "[text...]",
-        help: "the text (joined with spaces); omitted = read stdin",
-      }],
-      options: [CLI_ASSUMED],
-      load: () => import("./send.ts"),
-    },
-    ...INTERNAL_COMMANDS,
+    leaf(spec.WAIT, () => import("./wait.ts")),
+    leaf(spec.SEND, () => import("./send.ts")),
+    leaf(hidden.PROMPT_PROFILE, () => import("./prompt_profile.ts")),
+    leaf(hidden.CLASSIFY, () => import("./classify.ts")),
+    leaf(hidden.CLAIM_PATHS, () => import("./claim_paths.ts")),
     {
       name: "profile",
       help: "inspect prompt-shape profiles",
       commands: [
-        {
-          name: "test",
-          help:
-            "judge a folder of your own captured screens (prompt-*.txt, busy-*.txt, idle-*.txt, " +
-            "dialog-*.txt, unavailable-*.txt, shell-*.txt; optional *.ansi.txt) with a CLI's profile. " +
-            "To check an unusual setup (status line, theme, pane size, background tasks), save each " +
-            "screen with `drover capture PANE --save DIR --as STATE`, run this on DIR, and attach " +
-            "the mismatching .txt/.ansi.txt pair to an issue (docs/profiles.md)",
-          schema: "drover.profile-test.v1",
-          args: [{
-            arg: "<dir>",
-            help: "folder of screens named <state>-<anything>.txt (+ <state>-<anything>.ansi.txt)",
-          }],
-          options: [{
-            flags: "--cli <name>",
-            help:
-              "CLI whose resolved profile judges the screens (default: default_cli, else claude)",
-          }],
-          load: () => import("./profile_test_cmd.ts"),
-        },
-        {
-          name: "show",
-          help: "every field of a CLI's resolved profile",
-          schema: "drover.profile.v1",
-          args: [{ arg: "[name]", help: "CLI name (default: default_cli, else claude)" }],
-          options: [{ flags: "--sources", help: "show the layer each field came from" }],
-          load: () => import("./profile.ts").then((m) => ({ action: m.show })),
-        },
-        {
-          name: "list",
-          help: "shipped profiles and configured CLIs",
-          schema: "drover.profile-list.v1",
-          load: () => import("./profile.ts").then((m) => ({ action: m.list })),
-        },
+        leaf(spec.PROFILE_TEST, () => import("./profile_test_cmd.ts")),
+        leaf(spec.PROFILE_SHOW, () => import("./profile.ts").then((m) => ({ action: m.show }))),
+        leaf(spec.PROFILE_LIST, () => import("./profile.ts").then((m) => ({ action: m.list }))),
       ],
     },
     {
       name: "config",
       help: "configuration",
       commands: [
-        {
-          name: "check",
-          help: "validate the configuration drover would use",
-          schema: "drover.config-check.v1",
-          load: () => import("./config_check.ts"),
-        },
+        leaf(spec.CONFIG_CHECK, () => import("./config_check.ts")),
       ],
     },
-    {
-      name: "detect",
-      help: "every detector verdict for one capture",
-      schema: "drover.detect.v1",
-      args: [{ arg: "[file]", help: "plain capture (capture-pane -p -J); `-` or omitted: stdin" }],
-      options: [
-        {
-          flags: "--cli <name>",
-          help: "CLI whose profile judges the capture (default: default_cli, else claude)",
-        },
-        {
-          flags: "--styled <file>",
-          help: "the styled capture (capture-pane -p -e -J) of the same screen",
-        },
-        { flags: "--title <title>", help: "the pane title (mode markers read it too)" },
-        {
-          flags: "--now <instant>",
-          help:
-            "read a printed usage-limit reset against this ISO 8601 instant (when the capture was taken; default: now)",
-        },
-      ],
-      load: () => import("./detect.ts"),
-    },
-    {
-      name: "panes",
-      help: "list panes with their CLI (and how it was identified), role, state and mode",
-      schema: "drover.panes.v1",
-      options: [
-        { flags: "--session <name>", help: "only this session (exact name)" },
-        { flags: "--cli <name>", help: "CLI assumed for panes nothing else identifies" },
-        {
-          flags: "--format <format>",
-          help: "output format",
-          choices: ["human", "tsv"],
-          default: "human",
-        },
-        {
-          flags: "--format-version <n>",
-          help: "the tsv format version the reader expects (sweep.sh)",
-        },
-        {
-          flags: "--watch",
-          help: "a live board, redrawn in place until q (the plain table when not a terminal)",
-        },
-        { flags: "--interval <duration>", help: "--watch refresh period, 250ms-10m (default 2s)" },
-        {
-          flags: "--events <file>",
-          help: "--watch: each pane's last event from this drive --events file",
-        },
-      ],
-      load: () => import("./panes.ts"),
-    },
-    {
-      name: "capture",
-      help: "print the capture drover would judge for a pane (visible screen, -J)",
-      schema: "drover.capture.v1",
-      args: [TARGET],
-      options: [
-        {
-          flags: "--lines <n>",
-          help: "also include up to N lines of scrollback above the screen",
-        },
-        CLI_ASSUMED,
-        {
-          flags: "--save <dir>",
-          help: "also save the screen in DIR for `drover profile test` (needs --as)",
-        },
-        {
-          flags: "--as <state>",
-          help: "the state the screen shows: prompt, dialog, busy, idle, shell, unavailable",
-        },
-      ],
-      load: () => import("./capture.ts"),
-    },
-    {
-      name: "approve",
-      help: "answer option 1 of a live permission prompt, through the compiled safety gate",
-      schema: "drover.approve.v1",
-      args: [TARGET],
-      options: [
-        {
-          flags: "--dry-run",
-          help: "judge and report what would be pressed; send nothing, take no claim",
-        },
-        CLI_ASSUMED,
-        {
-          flags: "--orchestrator <target>",
-          help: "the orchestrator pane (default: [drive].orchestrator)",
-        },
-      ],
-      load: () => import("./approve.ts"),
-    },
-    {
-      name: "verify",
-      help:
-        "prove each CLI's profile against the CLI installed here: real screens, a throwaway HOME, " +
-        "a local model stand-in (no network, no API key)",
-      schema: "drover.verify.v1",
-      options: [
-        {
-          flags: "--cli <name>",
-          help: "a CLI to verify (repeatable; default: every CLI verify knows that is installed)",
-          repeatable: true,
-        },
-        {
-          flags: "--all",
-          help: "every CLI verify knows (the default); not installed ones are listed",
-        },
-        {
-          flags: "--save <dir>",
-          help: "write every screen (plain + styled) and a manifest to DIR/<cli>/ for profile test",
-        },
-        {
-          flags: "--keep-going",
-          help: "run every scenario and CLI even after a drift (default: stop at the first)",
-        },
-      ],
-      load: () => import("./verify.ts"),
-    },
-    {
-      name: "sweep-script",
-      help: "print the bundled sweep.sh helper (save it, chmod +x, run it)",
-      schema: "drover.sweep-script.v1",
-      load: () => import("./sweep_script.ts"),
-    },
-    {
-      name: "skill",
-      help: "print the bundled Agent Skill for orchestrating agents, or --install it",
-      schema: "drover.skill.v1",
-      options: [
-        { flags: "--install", help: "write DIR/drover/SKILL.md instead of printing it" },
-        { flags: "--dir <dir>", help: "skills folder (default: the --cli's, ~/.claude/skills)" },
-        {
-          flags: "--cli <name>",
-          help: "whose user skills folder: claude (default), gemini, qwen, codex, opencode",
-        },
-        { flags: "--force", help: "overwrite a different existing SKILL.md" },
-      ],
-      load: () => import("./skill.ts"),
-    },
-    {
-      name: "drive",
-      help:
-        "supervise a session unattended: submit stranded input, approve allowlisted prompts, escalate the rest, nudge the orchestrator",
-      schema: "drover.drive.v1",
-      options: [
-        { flags: "--session <name>", help: "tmux session to drive (default: [drive].session)" },
-        { flags: "--once", help: "run one tick and exit (for cron / systemd timers)" },
-        { flags: "--interval <duration>", help: "time between ticks (default 15s)" },
-        {
-          flags: "--orchestrator <target>",
-          help:
-            "the orchestrator pane (default: [drive].orchestrator, else the session's first pane)",
-        },
-        {
-          flags: "--approve <mode>",
-          help: "none | allowlist (default: [drive].approve, else none)",
-        },
-        {
-          flags: "--allow <prefix>",
-          help: "allowlisted command prefix (repeatable; replaces [drive].allow); code that " +
-            "runs code (node -e, git -c, npx …) only by an entry equal to the whole command",
-          repeatable: true,
-        },
-        {
-          flags: "--nudge <text>",
-          help: "text typed into the idle orchestrator (with --nudge-every)",
-        },
-        {
-          flags: "--nudge-every <duration>",
-          help: "nudge the orchestrator after it has been idle this long (default 10m)",
-        },
-        {
-          flags: "--dedup-window <duration>",
-          help: "report each escalation at most once per window (default 5m)",
-        },
-        { flags: "--events <file>", help: "append drover.event.v1 JSON lines to this file" },
-        {
-          flags: "--on-escalate <cmd>",
-          help: "shell command run for each escalation (event JSON on stdin and in $DROVER_EVENT)",
-        },
-        {
-          flags: "--hook-timeout <duration>",
-          help: "end --on-escalate (and what it started) after this long (default 5s)",
-        },
-        {
-          flags: "--state <dir>",
-          help: "state directory (default: $XDG_STATE_HOME/drover or ~/.local/state/drover)",
-        },
-        {
-          flags: "--settle <duration>",
-          help: "pause between typing a nudge and Enter (default: the CLI's submit delay, 1500ms)",
-        },
-        {
-          flags: "--resume <text>",
-          help:
-            "after a usage limit resets, type this once into the pane (default: [drive].resume, else off)",
-        },
-        {
-          flags: "--resume-margin <duration>",
-          help: "how long after the printed reset to resume (default 2m)",
-        },
-        {
-          flags: "--now <instant>",
-          help: "tests only: the clock starts at this ISO 8601 instant",
-          hidden: true,
-        },
-      ],
-      load: () => import("./drive.ts"),
-    },
+    leaf(spec.DETECT, () => import("./detect.ts")),
+    leaf(spec.PANES, () => import("./panes.ts")),
+    leaf(spec.CAPTURE, () => import("./capture.ts")),
+    leaf(spec.APPROVE, () => import("./approve.ts")),
+    leaf(spec.VERIFY, () => import("./verify.ts")),
+    leaf(spec.SWEEP_SCRIPT, () => import("./sweep_script.ts")),
+    leaf(spec.SKILL, () => import("./skill.ts")),
+    leaf(spec.DRIVE, () => import("./drive.ts")),
   ],
 };

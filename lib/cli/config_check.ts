@@ -6,9 +6,10 @@ import { allowEntryNote } from "../shell/allow_note.ts";
 import { parseEmbeddedProfiles } from "../profile/embedded.ts";
 import type { Invocation } from "./invocation.ts";
 import type { CommandResult } from "./output.ts";
+import type { ConfigCheckData } from "../contracts/config_check.ts";
 import { configFor } from "./cli_common.ts";
 
-export async function action({ g }: Invocation): Promise<CommandResult> {
+export async function action({ g }: Invocation): Promise<CommandResult<ConfigCheckData>> {
   // The shipped profiles are re-validated from their sources (a start trusts the compiled form).
   parseEmbeddedProfiles();
   const c = await configFor(g);

@@ -15,7 +15,9 @@ import { detect, type Verdicts } from "../detect/mod.ts";
 import { localTimeZone } from "../limit/local.ts";
 import { checkCliFlag, effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
+import type { DETECT } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
+import type { DetectData } from "../contracts/detect.ts";
 import { configFor } from "./cli_common.ts";
 
 export async function readCapture(file: string | undefined, what: string): Promise<string> {
@@ -50,9 +52,10 @@ export function humanVerdicts(v: Verdicts): string[] {
   return out;
 }
 
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult<Verdicts>> {
-  const file = args.file as string | undefined;
-  const o = opts as { cli?: string; styled?: string; title?: string; now?: string };
+export async function action(
+  { args, opts: o, g }: Invocation<typeof DETECT>,
+): Promise<CommandResult<DetectData>> {
+  const file = args.file;
   let now = Date.now();
   if (o.now !== undefined) {
     now = Date.parse(o.now);

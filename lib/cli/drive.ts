@@ -14,7 +14,7 @@ import {
   makeEvent,
 } from "../drive/events.ts";
 import { acquireDriveLock } from "../drive/lock.ts";
-import { type DriveFlags, resolveDriveOptions, sessionKey } from "../drive/options.ts";
+import { resolveDriveOptions, sessionKey } from "../drive/options.ts";
 import { DriveLoop } from "../drive/run.ts";
 import { DRIVE_EXIT } from "../drive/outcome.ts";
 import { loadState } from "../drive/state_file.ts";
@@ -24,12 +24,15 @@ import { listPanes, parseTarget } from "../tmux/panes.ts";
 import { socketPath } from "../tmux/options.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { DRIVE } from "./command_specs.ts";
 import { type CommandResult, writeErr, writeOut } from "./output.ts";
+import type { DriveData } from "../contracts/drive.ts";
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
-  const flags = o as DriveFlags;
+export async function action(
+  { opts: o, g }: Invocation<typeof DRIVE>,
+): Promise<CommandResult<DriveData>> {
   const config = await loadConfig(g.config ? { path: g.config } : {});
-  const opts = resolveDriveOptions(flags, config.drive);
+  const opts = resolveDriveOptions(o, config.drive);
   if (opts.orchestrator !== undefined) parseTarget(opts.orchestrator);
   const server = selectServer(g);
 
@@ -148,7 +151,7 @@ export async function action({ opts: o, g }: Invocation): Promise<CommandResult>
     );
     for (const s of stopSignals) Deno.addSignalListener(s, onSignal);
     const out = await loop.run();
-    const data = {
+    const data: DriveData = {
       session: opts.session,
       outcome: out.reason,
       exit_code: out.exitCode,

@@ -4,21 +4,25 @@ import { launch } from "../launch/launch.ts";
 import { readPrompt } from "../launch/prompt.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { LAUNCH } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
+import type { LaunchData } from "../contracts/launch.ts";
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
+export async function action(
+  { opts: o, g }: Invocation<typeof LAUNCH>,
+): Promise<CommandResult<LaunchData>> {
   const server = selectServer(g);
   const insideServer = !g.socketName && !g.socketPath && !!Deno.env.get("TMUX");
   const { data, warnings } = await launch({
-    cli: o.cli as string,
-    prompt: o.prompt as string | undefined,
+    cli: o.cli,
+    prompt: o.prompt,
     window: o.window === true,
-    split: o.split as string | undefined,
-    anchor: o.anchor as string | undefined,
+    split: o.split,
+    anchor: o.anchor,
     background: o.background === true,
-    cwd: o.cwd as string | undefined,
-    title: o.title as string | undefined,
-    session: o.session as string | undefined,
+    cwd: o.cwd,
+    title: o.title,
+    session: o.session,
   }, {
     server,
     insideServer,

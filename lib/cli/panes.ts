@@ -6,8 +6,10 @@ import { loadConfig } from "../config/discover.ts";
 import { describeServer } from "../tmux/run.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { PANES } from "./command_specs.ts";
 import { cellText, fit, width } from "../board/text.ts";
 import type { CommandResult } from "./output.ts";
+import type { PanesData } from "../contracts/panes.ts";
 import { snapshotPanes } from "./panes_snapshot.ts";
 
 /** Version of `panes --format tsv` (read by sweep.sh). */
@@ -33,16 +35,10 @@ function watchInterval(text: string | undefined): number {
   return readDuration(text, "--interval", { min: 250, max: 600_000 });
 }
 
-export async function action({ opts, g }: Invocation): Promise<CommandResult> {
-  const o = opts as {
-    session?: string;
-    cli?: string;
-    format: string;
-    formatVersion?: string;
-    watch?: boolean;
-    interval?: string;
-    events?: string;
-  };
+/** The table's data, or the live board's (which drew itself and prints no envelope). */
+export async function action(
+  { opts: o, g }: Invocation<typeof PANES>,
+): Promise<CommandResult<PanesData> | CommandResult<{ watched: true }>> {
   if (o.formatVersion !== undefined && o.formatVersion !== String(PANES_TSV_VERSION)) {
     throw new DroverError(
       "FORMAT_MISMATCH",
@@ -71,7 +67,11 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
     });
   }
   const rows = (await snapshotPanes(server, config, o)).map((s) => s.row);
-  const data = { server: describeServer(server), session: o.session ?? null, panes: rows };
+  const data: PanesData = {
+    server: describeServer(server),
+    session: o.session ?? null,
+    panes: rows,
+  };
   if (o.format === "tsv" && !g.json) {
     // One row per pane, tab separated; titles and paths (free text) are left out.
     const clean = (s: string) => s.replace(/[\t\r\n]/g, " ");

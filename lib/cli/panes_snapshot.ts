@@ -5,10 +5,11 @@
  */
 import { makeDetector, makeSummarizer } from "../detect/factory.ts";
 import type { Config } from "../config/types.ts";
-import type { PaneSummary, Verdicts } from "../detect/mod.ts";
+import type { Mode, PaneState, PaneSummary, Verdicts } from "../detect/mod.ts";
 import { inventoryOf } from "../identify/context.ts";
+import type { CliSource } from "../identify/pane_cli.ts";
 import { scanProc } from "../identify/procs.ts";
-import type { CliVersion } from "../identify/version.ts";
+import type { CliVersion, VersionSource } from "../identify/version.ts";
 import { capturePanes } from "../tmux/capture.ts";
 import { listPanes } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
@@ -26,16 +27,16 @@ export interface PaneRow {
   size: string;
   active: boolean;
   cli: string;
-  cli_source: string;
+  cli_source: CliSource;
   cli_evidence: string;
   role: "orchestrator" | "agent";
   role_reason: string;
-  state: string;
-  mode: string;
+  state: PaneState | "gone";
+  mode: Mode;
   /** The CLI's version when it can be known cheaply (its processes, else its screen), else null. */
   cli_version: string | null;
   /** Where cli_version was read: "path" / "package" (the pane's processes), "screen", or null. */
-  cli_version_source: string | null;
+  cli_version_source: VersionSource | null;
   /** Background work still pending (detect's `background`; the state is busy), else null. */
   background: string | null;
 }
@@ -111,8 +112,8 @@ export async function snapshotPanes(
         cli_evidence: v.identified.evidence,
         role: v.role,
         role_reason: v.roleWhy,
-        state: seen ? String(seen.state) : "gone",
-        mode: seen ? String(seen.mode) : "unknown",
+        state: seen ? seen.state : "gone",
+        mode: seen ? seen.mode : "unknown",
         ...versionOf(v.version, seen),
         background: seen?.background ?? null,
       },

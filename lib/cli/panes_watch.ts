@@ -60,7 +60,7 @@ function terminalSize(): { cols: number; rows: number } {
   }
 }
 
-export async function watch(o: WatchOptions): Promise<CommandResult> {
+export async function watch(o: WatchOptions): Promise<CommandResult<{ watched: true }>> {
   const intervalMs = o.intervalMs;
   const tail = o.events === undefined ? undefined : new EventsTail(o.events);
   const poll = async () => {

@@ -11,7 +11,9 @@ import {
   resolveProfile,
 } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
+import type { PROFILE_SHOW } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
+import type { ProfileData, ProfileListData } from "../contracts/profile.ts";
 import { configFor } from "./cli_common.ts";
 
 export function sourceText(s: FieldSource): string {
@@ -21,10 +23,12 @@ export function sourceText(s: FieldSource): string {
 }
 
 /** `drover profile show [NAME] [--sources]`. */
-export async function show({ args, opts, g }: Invocation): Promise<CommandResult> {
+export async function show(
+  { args, opts, g }: Invocation<typeof PROFILE_SHOW>,
+): Promise<CommandResult<ProfileData>> {
   const config = await configFor(g);
-  checkCliFlag(args.name as string | undefined, config);
-  const p = resolveProfile(effectiveCli(args.name as string | undefined, config), config);
+  checkCliFlag(args.name, config);
+  const p = resolveProfile(effectiveCli(args.name, config), config);
   const fields = FIELDS.map((f) => ({
     name: f.name,
     kind: f.kind,
@@ -49,7 +53,7 @@ export async function show({ args, opts, g }: Invocation): Promise<CommandResult
 }
 
 /** `drover profile list`. */
-export async function list({ g }: Invocation): Promise<CommandResult> {
+export async function list({ g }: Invocation): Promise<CommandResult<ProfileListData>> {
   const config = await configFor(g);
   const shipped = shippedProfiles().map((s) => ({
     id: s.id,

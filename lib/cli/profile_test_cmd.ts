@@ -19,7 +19,9 @@ import {
 import { type Evidence, evidenceFor, STATE_FIELDS } from "../profile/evidence.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
+import type { PROFILE_TEST } from "./command_specs.ts";
 import { type CommandResult, printable } from "./output.ts";
+import type { ProfileTestData } from "../contracts/profile.ts";
 
 /** The states a screen file may be named after (DESIGN §5). */
 export const SCREEN_STATES = [
@@ -52,7 +54,7 @@ export interface ScreenResult {
   verdicts: Verdicts;
 }
 
-export interface ProfileTestData {
+export interface ProfileTestReport {
   cli: string;
   shipped: string | null;
   dir: string;
@@ -122,7 +124,7 @@ async function readText(path: string): Promise<string> {
 }
 
 /** Run a profile over a folder of named screens. */
-export async function profileTest(p: ResolvedProfile, dir: string): Promise<ProfileTestData> {
+export async function profileTest(p: ResolvedProfile, dir: string): Promise<ProfileTestReport> {
   let names: string[];
   try {
     names = [];
@@ -164,7 +166,7 @@ function sourceOf(p: ResolvedProfile, f: FieldName): string {
   return s.layer;
 }
 
-export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
+export function humanReport(d: ProfileTestReport, p: ResolvedProfile): string[] {
   const out: string[] = [];
   out.push(
     `profile test: ${d.cli}${
@@ -205,11 +207,13 @@ export function humanReport(d: ProfileTestData, p: ResolvedProfile): string[] {
 }
 
 /** `drover profile test --cli NAME DIR`. */
-export async function action({ args, opts, g }: Invocation): Promise<CommandResult> {
-  const dir = args.dir as string;
+export async function action(
+  { args, opts, g }: Invocation<typeof PROFILE_TEST>,
+): Promise<CommandResult<ProfileTestData>> {
+  const dir = args.dir;
   const config = await configFor(g);
-  checkCliFlag(opts.cli as string | undefined, config);
-  const p = resolveProfile(effectiveCli(opts.cli as string | undefined, config), config);
+  checkCliFlag(opts.cli, config);
+  const p = resolveProfile(effectiveCli(opts.cli, config), config);
   const data = await profileTest(p, dir.replace(/\/+$/, "") || dir);
   return {
     data,

@@ -14,13 +14,14 @@ import {
 } from "../sweep/export.ts";
 import { effectiveCli, resolveProfile } from "../profile/resolve.ts";
 import type { Invocation } from "./invocation.ts";
+import type { PROMPT_PROFILE } from "./command_specs_internal.ts";
 import { configFor } from "./cli_common.ts";
 import { type CommandResult, writeOut } from "./output.ts";
+import type { PromptProfileData } from "../contracts/prompt_profile.ts";
 
 export async function action(
-  { opts: o, g }: Invocation,
-): Promise<CommandResult> {
-  const opts = o as { cli?: string; field?: string; format?: string; formatVersion?: string };
+  { opts, g }: Invocation<typeof PROMPT_PROFILE>,
+): Promise<CommandResult<PromptProfileData>> {
   // A reader from another release must fail loudly, never misparse (sweep.sh checks too).
   if (
     opts.formatVersion !== undefined && opts.formatVersion !== String(PROMPT_PROFILE_FORMAT)
@@ -37,26 +38,28 @@ export async function action(
       `--format must be line, tsv or json, got ${JSON.stringify(format)}`,
     );
   }
-  if (opts.field !== undefined && !isFieldName(opts.field)) {
+  const field = opts.field;
+  if (field !== undefined && !isFieldName(field)) {
     throw invalidArgument(
-      `unknown field ${JSON.stringify(opts.field)}; fields: ${FIELD_NAMES.join(", ")}`,
+      `unknown field ${JSON.stringify(field)}; fields: ${FIELD_NAMES.join(", ")}`,
     );
   }
-  if (format === "line" && opts.field === undefined) {
+  if (format === "line" && field === undefined) {
     throw invalidArgument("--format line prints one field: add --field <field>");
   }
   const config = await configFor(g);
   const profile = resolveProfile(effectiveCli(opts.cli, config), config);
   let rows = exportRows(profile);
-  if (opts.field !== undefined) rows = rows.filter((r) => r.name === opts.field);
-  const data = {
+  if (field !== undefined) rows = rows.filter((r) => r.name === field);
+  const data: PromptProfileData = {
     format_version: PROMPT_PROFILE_FORMAT,
     cli: profile.cli,
     rows,
   };
   if (format === "json" || g.json) return { data };
   // Raw text for a script: written here so no envelope or colour decorates it.
-  if (format === "line") writeOut(fieldEre(profile, opts.field as never) + "\n");
+  // `--format line` without a field was refused above.
+  if (format === "line" && field !== undefined) writeOut(fieldEre(profile, field) + "\n");
   else writeOut(toTsv(rows));
   return { data, human: [] };
 }

@@ -5,28 +5,20 @@ import { capturePane } from "../tmux/capture.ts";
 import { resolveTarget } from "../tmux/panes.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { READ } from "./command_specs.ts";
 import { type CommandResult, printable } from "./output.ts";
+import type { ReadData } from "../contracts/read.ts";
 
-export interface ReadData {
-  pane_id: string;
-  target: string;
-  mode: "snapshot" | "last";
-  last: number | null;
-  line_count: number;
-  text: string;
-  stabilized: boolean | null;
-  waited_ms: number | null;
-  samples: number | null;
-}
-
-export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult<ReadData>> {
-  const target = args.target as string;
+export async function action(
+  { args, opts: o, g }: Invocation<typeof READ>,
+): Promise<CommandResult<ReadData>> {
+  const target = args.target;
   const s = readSettings({
-    last: o.last as string | undefined,
+    last: o.last,
     waitStable: o.waitStable === true,
-    stableInterval: o.stableInterval as string | undefined,
-    stablePeriod: o.stablePeriod as string | undefined,
-    waitTimeout: o.waitTimeout as string | undefined,
+    stableInterval: o.stableInterval,
+    stablePeriod: o.stablePeriod,
+    waitTimeout: o.waitTimeout,
   });
   const server = selectServer(g);
   const pane = await resolveTarget(server, target);

@@ -8,19 +8,9 @@ import { stdinSource } from "../launch/prompt.ts";
 import { sendKeys, typeText } from "../tmux/send.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { SEND } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
-
-export interface SendData {
-  pane_id: string;
-  target: string;
-  cli: string;
-  cli_source: string;
-  input: { source: "argv" | "stdin"; characters: number; bytes: number; method: "keys" | "paste" };
-  enter_presses: number;
-  verified: true;
-  state_before: string;
-  state_after: string;
-}
+import type { SendData } from "../contracts/send.ts";
 
 async function stdinText(): Promise<string> {
   const src = stdinSource();
@@ -42,15 +32,17 @@ async function stdinText(): Promise<string> {
   return text.replace(/\r?\n$/, "");
 }
 
-export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult<SendData>> {
-  const target = args.target as string;
-  const words = (args.text ?? []) as string[];
+export async function action(
+  { args, opts: o, g }: Invocation<typeof SEND>,
+): Promise<CommandResult<SendData>> {
+  const target = args.target;
+  const words = args.text;
   const fromArgv = words.length > 0;
   const text = validateSendText(fromArgv ? words.join(" ") : await stdinText());
   const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
-  checkCliFlag(o.cli as string | undefined, config);
+  checkCliFlag(o.cli, config);
   const server = selectServer(g);
-  const w = await watchPane(server, config, target, o.cli as string | undefined);
+  const w = await watchPane(server, config, target, o.cli);
   const r = await sendText(text, target, {
     observe: () => w.look(),
     // One line arrives as typed bytes; several as one bracketed paste (when the CLI asked for

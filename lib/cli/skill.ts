@@ -6,7 +6,9 @@
 import skillText from "../../skill/SKILL.md" with { type: "text" };
 import { DroverError } from "../errors.ts";
 import type { Invocation } from "./invocation.ts";
+import type { SKILL } from "./command_specs.ts";
 import { type CommandResult, writeOut } from "./output.ts";
+import type { SkillData } from "../contracts/skill.ts";
 
 export const SKILL_TEXT: string = skillText;
 
@@ -49,7 +51,9 @@ async function existing(path: string): Promise<string | null> {
   }
 }
 
-export async function action({ opts: o, g }: Invocation): Promise<CommandResult> {
+export async function action(
+  { opts: o, g }: Invocation<typeof SKILL>,
+): Promise<CommandResult<SkillData>> {
   if (o.install !== true) {
     if (o.dir !== undefined || o.cli !== undefined || o.force === true) {
       throw new DroverError("INVALID_ARGUMENT", "--dir, --cli and --force need --install");

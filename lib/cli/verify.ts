@@ -7,15 +7,18 @@
 import { DroverError, invalidArgument } from "../errors.ts";
 import { configFor } from "./cli_common.ts";
 import type { Invocation } from "./invocation.ts";
+import type { VERIFY } from "./command_specs.ts";
 import { type CommandResult, printable, writeErr } from "./output.ts";
+import type { VerifyData } from "../contracts/verify.ts";
 
-export async function action({ opts, g }: Invocation): Promise<CommandResult> {
+export async function action(
+  { opts: o, g }: Invocation<typeof VERIFY>,
+): Promise<CommandResult<VerifyData>> {
   // Loaded here, not at the top: the stand-ins and tables are verify's alone.
   const { VERIFIABLE, tableFor } = await import("../scenarios/mod.ts");
   const { chooseClis, exitCodeOf, humanReport, progressLine, verify } = await import(
     "../verify/mod.ts"
   );
-  const o = opts as { cli?: string[]; all?: boolean; save?: string; keepGoing?: boolean };
   if (o.all && o.cli?.length) throw invalidArgument("use either --cli NAME (repeatable) or --all");
   for (const name of o.cli ?? []) {
     if (!tableFor(name)) {
@@ -62,7 +65,7 @@ export async function action({ opts, g }: Invocation): Promise<CommandResult> {
   }
   const exit = exitCodeOf(reports);
   if (stop.signal.aborted) writeErr("verify: interrupted; every process it started has ended\n");
-  const data = {
+  const data: VerifyData = {
     exit_code: exit,
     clis: reports.map((r) => ({
       ...r,

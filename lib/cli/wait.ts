@@ -8,27 +8,23 @@ import {
   WAIT_DEFAULT_TIMEOUT_S,
   WAIT_TIMEOUT_RANGE,
   waitFor,
-  type WaitResult,
 } from "../launch/wait.ts";
 import { selectServer } from "../tmux/server.ts";
 import type { Invocation } from "./invocation.ts";
+import type { WAIT } from "./command_specs.ts";
 import type { CommandResult } from "./output.ts";
+import type { WaitData } from "../contracts/wait.ts";
 
-export interface WaitData extends WaitResult {
-  pane_id: string;
-  target: string;
-  cli: string;
-  cli_source: string;
-}
-
-export async function action({ args, opts: o, g }: Invocation): Promise<CommandResult<WaitData>> {
-  const target = args.target as string;
-  const until = parseCondition(o.until as string | undefined);
-  const timeoutS = intFlag("--timeout", o.timeout as string | undefined, WAIT_TIMEOUT_RANGE) ??
+export async function action(
+  { args, opts: o, g }: Invocation<typeof WAIT>,
+): Promise<CommandResult<WaitData>> {
+  const target = args.target;
+  const until = parseCondition(o.until);
+  const timeoutS = intFlag("--timeout", o.timeout, WAIT_TIMEOUT_RANGE) ??
     WAIT_DEFAULT_TIMEOUT_S;
   const config = await loadConfig(g.config !== undefined ? { path: g.config } : {});
-  checkCliFlag(o.cli as string | undefined, config);
-  const w = await watchPane(selectServer(g), config, target, o.cli as string | undefined);
+  checkCliFlag(o.cli, config);
+  const w = await watchPane(selectServer(g), config, target, o.cli);
   const r = await waitFor(until, () => w.look(), { timeoutS, target });
   const data: WaitData = {
     pane_id: w.pane.id,

@@ -1,10 +1,22 @@
 import { z } from "../deps/zod.ts";
-import { envelope, PANE_ID } from "./envelope.ts";
+import { type DataOf, envelope, PANE_ID } from "./envelope.ts";
+import {
+  APPROVE_FORM,
+  APPROVE_KEY,
+  APPROVE_OUTCOME,
+  CLI_SOURCE,
+  PANE_STATE,
+  REFUSAL_REASON,
+  ROLE,
+} from "./enums.ts";
 import { OPTION } from "./verdicts.ts";
 
-/** What the gate saw on a capture (before sending, after sending). */
+/**
+ * What the gate saw on a capture (before sending, after sending): lib/approve/approve.ts
+ * ScreenSummary, held equal to this in lib/cli/contract_checks.ts.
+ */
 const JUDGED = z.looseObject({
-  state: z.string(),
+  state: PANE_STATE,
   live_prompt: z.boolean(),
   permission_prompt: z.boolean(),
   command: z.string().nullable(),
@@ -20,15 +32,15 @@ export const APPROVE = envelope(
     pane_id: PANE_ID,
     target: z.string(),
     cli: z.string(),
-    cli_source: z.string(),
-    role: z.string(),
-    outcome: z.string(),
-    reason: z.string().nullable(),
+    cli_source: CLI_SOURCE,
+    role: ROLE,
+    outcome: APPROVE_OUTCOME,
+    reason: REFUSAL_REASON.nullable(),
     message: z.string(),
     exit_code: z.number().int(),
     sent: z.array(z.string()),
-    key: z.enum(["1", "Enter"]).nullable(),
-    form: z.enum(["digit", "choice-row"]).nullable(),
+    key: APPROVE_KEY.nullable(),
+    form: APPROVE_FORM.nullable(),
     option: z.string().nullable(),
     dry_run: z.boolean(),
     claim: z.string().nullable(),
@@ -36,3 +48,5 @@ export const APPROVE = envelope(
     after: JUDGED.nullable(),
   }),
 );
+
+export type ApproveData = DataOf<typeof APPROVE>;

@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
 
 /** `drover __claim-paths --json` (hidden; for sweep.sh): where a pane's approve claim lives. */
 export const CLAIM_PATHS = envelope(
@@ -13,3 +13,5 @@ export const CLAIM_PATHS = envelope(
     paths: z.array(z.string().regex(/^\/[^\n]*\.claim$/)).min(1),
   }),
 );
+
+export type ClaimPathsData = DataOf<typeof CLAIM_PATHS>;

@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
 
 export const CLIS = envelope(
   "drover.clis.v1",
@@ -24,3 +24,5 @@ export const CLIS = envelope(
     })),
   }),
 );
+
+export type ClisData = DataOf<typeof CLIS>;

@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
 
 export const CONFIG_CHECK = envelope(
   "drover.config-check.v1",
@@ -7,7 +7,7 @@ export const CONFIG_CHECK = envelope(
   z.looseObject({
     valid: z.boolean(),
     path: z.string().nullable(),
-    source: z.string(),
+    source: z.enum(["flag", "env", "project", "user", "none"]),
     default_cli: z.string().nullable(),
     clis: z.array(z.unknown()),
     drive: z.record(z.string(), z.unknown()),
@@ -22,3 +22,5 @@ export const CONFIG_CHECK = envelope(
     ),
   }),
 );
+
+export type ConfigCheckData = DataOf<typeof CONFIG_CHECK>;

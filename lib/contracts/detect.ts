@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
+import { MODE, PANE_STATE, READINESS } from "./enums.ts";
 import { OPTION } from "./verdicts.ts";
 
 export const DETECT = envelope(
@@ -7,8 +8,8 @@ export const DETECT = envelope(
   "drover detect",
   z.looseObject({
     cli: z.string(),
-    state: z.enum(["unavailable", "prompt", "dialog", "busy", "shell", "idle", "unknown"]),
-    readiness: z.enum(["ready", "dialog", "bare_shell", "indeterminate"]),
+    state: PANE_STATE,
+    readiness: READINESS,
     approval: z.boolean(),
     live_prompt: z.boolean(),
     permission_prompt: z.boolean(),
@@ -26,7 +27,7 @@ export const DETECT = envelope(
     options: z.array(OPTION),
     broad_grant_option: z.number().int().nullable(),
     input_box: z.string().nullable(),
-    mode: z.enum(["accept_edits", "interactive", "plan", "auto", "bypass", "unknown"]),
+    mode: MODE,
     stream_error: z.string().nullable(),
     context_bloat_k: z.number().nullable(),
     context_used_pct: z.number().nullable(),
@@ -50,3 +51,5 @@ export const DETECT = envelope(
     ),
   }),
 );
+
+export type DetectData = DataOf<typeof DETECT>;

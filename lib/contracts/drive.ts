@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
+import { EVENT_TYPE } from "./event.ts";
 
 /** The final result of `drover drive` (its events are drover.event.v1, ./event.ts). */
 export const DRIVE = envelope(
@@ -7,10 +8,22 @@ export const DRIVE = envelope(
   "drover drive",
   z.looseObject({
     session: z.string(),
-    outcome: z.string(),
+    // Why the run ended (lib/drive/run.ts DriveOutcome); max-ticks only where a test bounds it.
+    outcome: z.enum([
+      "once",
+      "stopped",
+      "max-ticks",
+      "orchestrator-unavailable",
+      "orchestrator-limit",
+      "session-gone",
+      "synchronized",
+    ]),
     exit_code: z.number().int(),
     ticks: z.number().int().min(0),
-    events: z.record(z.string(), z.number().int()),
+    events: z.partialRecord(EVENT_TYPE, z.number().int()),
+    state_file: z.string().describe("the state file this run keeps (under --state)"),
     message: z.string(),
   }),
 );
+
+export type DriveData = DataOf<typeof DRIVE>;

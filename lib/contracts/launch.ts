@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import { envelope, PANE_ID, SESSION_ID, WINDOW_ID } from "./envelope.ts";
+import { type DataOf, envelope, PANE_ID, SESSION_ID, WINDOW_ID } from "./envelope.ts";
 
 const SESSION = z.strictObject({ id: SESSION_ID, name: z.string() });
 const WINDOW = z.strictObject({ id: WINDOW_ID, index: z.number().int() });
@@ -37,3 +37,5 @@ export const LAUNCH = envelope(
     availability: z.enum(["available", "unavailable", "unknown"]),
   }),
 );
+
+export type LaunchData = DataOf<typeof LAUNCH>;

@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope, PANE_ID } from "./envelope.ts";
+import { type DataOf, envelope, PANE_ID } from "./envelope.ts";
+import { CLI_SOURCE, MODE, PANE_STATE_OR_GONE, ROLE } from "./enums.ts";
 
 export const PANES = envelope(
   "drover.panes.v1",
@@ -20,12 +21,12 @@ export const PANES = envelope(
       size: z.string().regex(/^[0-9]+x[0-9]+$/),
       active: z.boolean(),
       cli: z.string(),
-      cli_source: z.string(),
+      cli_source: CLI_SOURCE,
       cli_evidence: z.string(),
-      role: z.enum(["orchestrator", "agent"]),
+      role: ROLE,
       role_reason: z.string(),
-      state: z.string(),
-      mode: z.string(),
+      state: PANE_STATE_OR_GONE,
+      mode: MODE,
       cli_version: z.string().nullable().optional().describe(
         "the CLI's version when cheap to know: from the pane's processes (a versioned install " +
           "path, else its npm package.json), else from its screen (the banner); null when unknown",
@@ -40,3 +41,5 @@ export const PANES = envelope(
     })),
   }),
 );
+
+export type PanesData = DataOf<typeof PANES>;

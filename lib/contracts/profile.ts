@@ -1,5 +1,9 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
+import { PANE_STATE } from "./enums.ts";
+
+/** How a profile field is written (lib/profile/fields.ts FieldKind). */
+export const FIELD_KIND = z.enum(["markers", "marker", "pattern"]);
 
 /** `drover profile show`. */
 export const PROFILE = envelope(
@@ -10,7 +14,7 @@ export const PROFILE = envelope(
     shipped: z.string().nullable(),
     /** CLI versions the shipped profile layer is verified on (empty when none ships for the CLI). */
     verified_versions: z.array(z.string()),
-    fields: z.array(z.looseObject({ name: z.string(), kind: z.string() })),
+    fields: z.array(z.looseObject({ name: z.string(), kind: FIELD_KIND })),
   }),
 );
 
@@ -41,8 +45,9 @@ export const PROFILE_TEST = envelope(
     screens: z.array(z.looseObject({
       file: z.string(),
       styled: z.string().nullable(),
-      expected: z.string(),
-      actual: z.string(),
+      // A screen is named after any state but "gone" (lib/cli/profile_test_cmd.ts SCREEN_STATES).
+      expected: PANE_STATE,
+      actual: PANE_STATE,
       ok: z.boolean(),
       fields: z.array(z.string()),
       evidence: z.array(z.looseObject({
@@ -57,3 +62,7 @@ export const PROFILE_TEST = envelope(
     skipped: z.array(z.string()),
   }),
 );
+
+export type ProfileData = DataOf<typeof PROFILE>;
+export type ProfileListData = DataOf<typeof PROFILE_LIST>;
+export type ProfileTestData = DataOf<typeof PROFILE_TEST>;

@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
+import { FIELD_KIND } from "./profile.ts";
 
 export const PROMPT_PROFILE = envelope(
   "drover.prompt-profile.v1",
@@ -7,7 +8,14 @@ export const PROMPT_PROFILE = envelope(
   z.looseObject({
     format_version: z.number().int().optional(),
     cli: z.string(),
-    rows: z.array(z.looseObject({ name: z.string(), kind: z.string(), ere: z.string() }))
+    rows: z.array(z.looseObject({
+      name: z.string(),
+      // "constant": a detector constant exported beside the fields (lib/sweep/export.ts).
+      kind: z.enum([...FIELD_KIND.options, "constant"]),
+      ere: z.string(),
+    }))
       .optional(),
   }),
 );
+
+export type PromptProfileData = DataOf<typeof PROMPT_PROFILE>;

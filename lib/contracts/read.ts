@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import { envelope, PANE_ID } from "./envelope.ts";
+import { type DataOf, envelope, PANE_ID } from "./envelope.ts";
 
 export const READ = envelope(
   "drover.read.v1",
@@ -16,3 +16,5 @@ export const READ = envelope(
     samples: z.number().int().nullable(),
   }),
 );
+
+export type ReadData = DataOf<typeof READ>;

@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope, PANE_ID } from "./envelope.ts";
+import { type DataOf, envelope, PANE_ID } from "./envelope.ts";
+import { CLI_SOURCE, PANE_STATE_OR_GONE } from "./enums.ts";
 
 export const SEND = envelope(
   "drover.send.v1",
@@ -8,7 +9,7 @@ export const SEND = envelope(
     pane_id: PANE_ID,
     target: z.string(),
     cli: z.string(),
-    cli_source: z.string(),
+    cli_source: CLI_SOURCE,
     input: z.strictObject({
       source: z.enum(["argv", "stdin"]),
       characters: z.number().int(),
@@ -17,7 +18,9 @@ export const SEND = envelope(
     }),
     enter_presses: z.number().int().min(1).max(2),
     verified: z.literal(true),
-    state_before: z.string(),
-    state_after: z.string(),
+    state_before: PANE_STATE_OR_GONE,
+    state_after: PANE_STATE_OR_GONE,
   }),
 );
+
+export type SendData = DataOf<typeof SEND>;

@@ -1,5 +1,5 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
 
 /** `drover skill` prints the text; `drover skill --install` reports the file it wrote. */
 export const SKILL = envelope(
@@ -10,3 +10,5 @@ export const SKILL = envelope(
     z.looseObject({ path: z.string(), written: z.boolean(), replaced: z.boolean() }),
   ]),
 );
+
+export type SkillData = DataOf<typeof SKILL>;

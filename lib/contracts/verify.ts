@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope } from "./envelope.ts";
+import { type DataOf, envelope } from "./envelope.ts";
+import { APPROVE_KEY, APPROVE_OUTCOME, PANE_STATE, REFUSAL_REASON } from "./enums.ts";
 
 const COUNT = z.number().int().min(0);
 
@@ -13,9 +14,10 @@ const SCENARIO = z.looseObject({
       "not-run: stopped before it ran",
   ),
   expect: z.looseObject({
-    state: z.string().optional(),
+    // The states a CLI can be driven into against a stand-in (lib/scenarios ScreenState).
+    state: PANE_STATE.exclude(["unknown"]).optional(),
     verdicts: z.record(z.string(), z.unknown()).optional(),
-    approve: z.looseObject({ outcome: z.string(), key: z.enum(["1", "Enter"]) }).optional(),
+    approve: z.looseObject({ outcome: z.literal("approved"), key: APPROVE_KEY }).optional(),
   }),
   seen: z.record(z.string(), z.unknown()).nullable().describe(
     "the verdicts seen, under the expectation's names (null when no screen was judged)",
@@ -40,9 +42,9 @@ const SCENARIO = z.looseObject({
     "the CLI's own wording for the state that was not on the screen (a hint)",
   ),
   approve: z.looseObject({
-    outcome: z.string(),
-    reason: z.string().nullable(),
-    key: z.string().nullable(),
+    outcome: APPROVE_OUTCOME,
+    reason: REFUSAL_REASON.nullable(),
+    key: APPROVE_KEY.nullable(),
     sent: z.array(z.string()),
     message: z.string(),
   }).nullable(),
@@ -81,3 +83,5 @@ export const VERIFY = envelope(
     })),
   }),
 );
+
+export type VerifyData = DataOf<typeof VERIFY>;

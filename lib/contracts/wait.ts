@@ -1,5 +1,6 @@
 import { z } from "../deps/zod.ts";
-import { envelope, PANE_ID } from "./envelope.ts";
+import { type DataOf, envelope, PANE_ID } from "./envelope.ts";
+import { CLI_SOURCE, PANE_STATE_OR_GONE, READINESS } from "./enums.ts";
 
 export const WAIT = envelope(
   "drover.wait.v1",
@@ -8,12 +9,14 @@ export const WAIT = envelope(
     pane_id: PANE_ID,
     target: z.string(),
     cli: z.string(),
-    cli_source: z.string(),
+    cli_source: CLI_SOURCE,
     until: z.enum(["ready", "idle", "prompt", "busy", "changed", "exit"]),
     satisfied: z.literal(true),
-    state: z.enum(["unavailable", "prompt", "dialog", "busy", "shell", "idle", "unknown", "gone"]),
-    readiness: z.string(),
+    state: PANE_STATE_OR_GONE,
+    readiness: READINESS,
     waited_ms: z.number().int().min(0),
     samples: z.number().int().min(1),
   }),
 );
+
+export type WaitData = DataOf<typeof WAIT>;

@@ -14,6 +14,7 @@
  * rest of lib/deps/argv.ts (about 400 lines with the help layout; no imports; nothing measurable
  * to load).
  */
+export type { ArgsOf, OptionsOf } from "./argv_types.ts";
 export {
   type ArgSpec,
   type ArgValue,

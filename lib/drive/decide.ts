@@ -5,7 +5,7 @@
  */
 import { classifyCommand } from "../shell/allowlist.ts";
 import type { DangerRule } from "../shell/danger.ts";
-import type { EscalationReason, PaneRef } from "./events.ts";
+import type { EscalationReason, PaneRef, PromptVerdict } from "./events.ts";
 import { limitOver, type LimitStep, limitStep, withoutStaleLimit } from "./limit.ts";
 import type { DriveState } from "./state.ts";
 import { commandStandsAlone, type DriveVerdicts } from "./verdicts.ts";
@@ -34,7 +34,7 @@ export type PanePlan =
     reason: EscalationReason;
     key: string;
     message: string;
-    verdict?: string;
+    verdict?: PromptVerdict;
     command?: string | null;
     file_path?: string | null;
     text?: string;

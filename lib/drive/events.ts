@@ -6,6 +6,9 @@
 import { DroverError } from "../errors.ts";
 import { appendRegular, NotRegularFile, openRegular } from "../io/safe_file.ts";
 import { replaceControls } from "../base/control.ts";
+import type { RefusalReason } from "../approve/gate.ts";
+import type { Outcome } from "../approve/approve.ts";
+import type { DangerRule } from "../shell/danger.ts";
 
 export const EVENT_SCHEMA = "drover.event.v1";
 
@@ -36,6 +39,19 @@ export type EscalationReason =
   | "resume-wedged"
   | "synchronized";
 
+/**
+ * Why a prompt was not approved: "approve-none", "orchestrator", "not-allowlisted",
+ * "danger:<rule>", "opaque:<form>" (code that runs code, e.g. "opaque:node -e"), or
+ * "gate:<reason>" (the approve gate's refusal, or its outcome where it gave no reason).
+ */
+export type PromptVerdict =
+  | "approve-none"
+  | "orchestrator"
+  | "not-allowlisted"
+  | `danger:${DangerRule}`
+  | `opaque:${string}`
+  | `gate:${RefusalReason | Exclude<Outcome, "approved">}`;
+
 export interface DriveEvent {
   schema: typeof EVENT_SCHEMA;
   ts: string;
@@ -46,11 +62,7 @@ export interface DriveEvent {
   cli?: string;
   role?: "orchestrator" | "agent";
   reason?: EscalationReason;
-  /**
-   * For prompts: "approve-none", "orchestrator", "not-allowlisted", "danger:<rule>",
-   * "opaque:<form>" (code that runs code, e.g. "opaque:node -e"), "gate:<reason>".
-   */
-  verdict?: string;
+  verdict?: PromptVerdict;
   command?: string | null;
   file_path?: string | null;
   /** The text typed or found (nudge, stranded input, unavailable line, limit banner). */

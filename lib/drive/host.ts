@@ -6,6 +6,7 @@
 import { DroverError } from "../errors.ts";
 import type { DriveEvent, PaneRef } from "./events.ts";
 import type { HookProblem } from "./hook.ts";
+import type { ApproveOutcome } from "../approve/approve.ts";
 import type { NudgePort } from "./nudge.ts";
 import type { DriveVerdicts } from "./verdicts.ts";
 
@@ -24,12 +25,8 @@ export interface HostPane {
   profileNote?: string;
 }
 
-export interface ApproveResult {
-  outcome: "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
-  reason: string | null;
-  message: string;
-  sent: string[];
-}
+/** What drive reads of an approval (lib/approve's outcome). */
+export type ApproveResult = Pick<ApproveOutcome, "outcome" | "reason" | "message" | "sent">;
 
 export interface DriveHost {
   /** The session's panes with CLI and role. Throws SESSION_GONE when the session or server is gone. */

@@ -3,7 +3,7 @@
  * the resolved profile of the pane's own CLI (identified as `panes` does: @drover-cli first).
  */
 import type { Config } from "../config/load.ts";
-import { detect, type Verdicts } from "../detect/mod.ts";
+import { detect, type PaneState, type Readiness, type Verdicts } from "../detect/mod.ts";
 import { DroverError } from "../errors.ts";
 import { viewTarget } from "../identify/context.ts";
 import type { Identified } from "../identify/pane_cli.ts";
@@ -16,8 +16,8 @@ export interface Look {
   gone: boolean;
   text: string;
   verdicts: Verdicts | null;
-  state: string;
-  readiness: string;
+  state: PaneState | "gone";
+  readiness: Readiness;
   input_box: string | null;
   /** A stream error / retry line on screen (`stream_error`), else null. */
   stream_error: string | null;

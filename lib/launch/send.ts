@@ -11,12 +11,13 @@
  */
 import { DroverError, invalidArgument, panesSynchronized } from "../errors.ts";
 import { sleep as baseSleep } from "../base/sleep.ts";
+import type { PaneState } from "../detect/mod.ts";
 
 export const SEND_MAX_BYTES = 64 * 1024;
 
 export interface SendObservation {
   gone: boolean;
-  state: string;
+  state: PaneState | "gone";
   /** Text in the input box; null or "" = empty. */
   input_box: string | null;
   /** A stream error / retry line on screen. */
@@ -35,8 +36,8 @@ export interface SendDeps {
 }
 
 export interface SendResult {
-  state_before: string;
-  state_after: string;
+  state_before: PaneState | "gone";
+  state_after: PaneState | "gone";
   enter_presses: number;
   method: "keys" | "paste";
 }

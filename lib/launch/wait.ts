@@ -8,6 +8,7 @@
  */
 import { DroverError, invalidArgument } from "../errors.ts";
 import { sleep as baseSleep } from "../base/sleep.ts";
+import type { PaneState, Readiness } from "../detect/mod.ts";
 
 export const CONDITIONS = ["ready", "idle", "prompt", "busy", "changed", "exit"] as const;
 export type Condition = typeof CONDITIONS[number];
@@ -20,15 +21,16 @@ export const WAIT_POLL_MS = 500;
 export interface Observation {
   gone: boolean;
   text: string;
-  state: string;
-  readiness: string;
+  state: PaneState | "gone";
+  readiness: Readiness;
 }
 
 export interface WaitResult {
   until: Condition;
-  satisfied: boolean;
-  state: string;
-  readiness: string;
+  /** A wait that is not satisfied is an error (WAIT_TIMEOUT, TARGET_NOT_FOUND), not a result. */
+  satisfied: true;
+  state: PaneState | "gone";
+  readiness: Readiness;
   waited_ms: number;
   samples: number;
 }

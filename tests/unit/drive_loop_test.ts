@@ -532,7 +532,10 @@ class FakeHost implements DriveHost {
     this.sent.push({ pane: p.ref.id, keys: [`literal:${text}`] });
     return Promise.resolve();
   }
-  approve(p: HostPane, accept: (v: { command: string | null }) => boolean) {
+  approve(
+    p: HostPane,
+    accept: (v: { command: string | null }) => boolean,
+  ): Promise<ApproveResult> {
     const cur = this.screens.get(p.ref.id)?.[0];
     if (!cur || !accept(cur)) {
       return Promise.resolve({

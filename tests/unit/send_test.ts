@@ -23,7 +23,7 @@ function pane(seq: SendObservation[]) {
   };
 }
 
-const o = (state: string, input_box: string | null = null): SendObservation => ({
+const o = (state: SendObservation["state"], input_box: string | null = null): SendObservation => ({
   gone: false,
   state,
   input_box,

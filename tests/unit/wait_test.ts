@@ -3,7 +3,7 @@ import { DroverError } from "../../lib/errors.ts";
 import { type Observation, parseCondition, waitFor } from "../../lib/launch/wait.ts";
 
 const noSleep = () => Promise.resolve();
-const obs = (state: string, extra: Partial<Observation> = {}): Observation => ({
+const obs = (state: Observation["state"], extra: Partial<Observation> = {}): Observation => ({
   gone: false,
   text: state,
   state,
@@ -48,7 +48,7 @@ Deno.test("wait: busy and prompt count at first sight; changed compares with the
 });
 
 Deno.test("wait: exit = gone or a bare shell; gone otherwise is TARGET_NOT_FOUND", async () => {
-  const gone = { gone: true, text: "", state: "gone", readiness: "indeterminate" };
+  const gone: Observation = { gone: true, text: "", state: "gone", readiness: "indeterminate" };
   assert.equal(
     (await waitFor("exit", feed([obs("idle"), gone]), { timeoutS: 5, target: "%1" }, noSleep))
       .state,

@@ -4,7 +4,7 @@
  * while a committed file differs from what this writes.
  */
 import { z } from "../lib/deps/zod.ts";
-import { type Contract, CONTRACTS } from "../lib/contracts/mod.ts";
+import { type Contract, CONTRACTS } from "../lib/contracts/all.ts";
 
 export const SCHEMA_DIR = new URL("../docs/schemas/", import.meta.url);
 

@@ -165,12 +165,6 @@ Deno.test("architecture: no lib/ file over 450 lines", () => {
   assert.deepEqual(over, []);
 });
 
-/**
- * The `mod.ts` files that are still implementation, each waiting on its own move (issue 26): the
- * list only shrinks, and one that has become a barrel, or is gone, must leave it.
- */
-const MOD_NOT_YET_BARREL = new Set(["contracts/mod.ts"]);
-
 /** What is left of a file once its comments and its `export … from "…";` re-exports are taken out. */
 function besidesReExports(text: string): string {
   return text
@@ -197,20 +191,10 @@ Deno.test("architecture: the checker of mod.ts tells a barrel from implementatio
 Deno.test("architecture: every lib/**/mod.ts is a barrel: re-exports of its folder's public API and comments, nothing else", () => {
   const mods = FILES.filter((f) => f.endsWith("/mod.ts")).map(rel);
   assert.ok(mods.length >= 2, `only ${mods.length} mod.ts found`);
-  const bad = mods.filter((m) =>
-    !MOD_NOT_YET_BARREL.has(m) && besidesReExports(Deno.readTextFileSync(`${LIB}/${m}`)) !== ""
-  );
+  const bad = mods.filter((m) => besidesReExports(Deno.readTextFileSync(`${LIB}/${m}`)) !== "");
   assert.deepEqual(
     bad,
     [],
     "mod.ts files holding more than re-exports: move the code to a named file",
   );
-  for (const m of MOD_NOT_YET_BARREL) {
-    assert.ok(mods.includes(m), `${m} is gone: drop it from MOD_NOT_YET_BARREL`);
-    assert.notEqual(
-      besidesReExports(Deno.readTextFileSync(`${LIB}/${m}`)),
-      "",
-      `${m} is a barrel now: drop it from MOD_NOT_YET_BARREL`,
-    );
-  }
 });

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { generatedSchemas, SCHEMA_DIR } from "../../tools/gen_schemas.ts";
-import { CONTRACTS } from "../../lib/contracts/mod.ts";
+import { CONTRACTS } from "../../lib/contracts/all.ts";
 import { type Entry, ROOT } from "../../lib/cli/commands.ts";
 import { USAGE_SCHEMA } from "../../lib/cli/dispatch.ts";
 

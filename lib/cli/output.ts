@@ -4,6 +4,7 @@
  */
 import { replaceControls } from "../base/control.ts";
 import { DroverError } from "../errors.ts";
+import { safeJson } from "../base/json.ts";
 
 export interface GlobalOptions {
   config?: string;
@@ -46,17 +47,6 @@ export function writeOut(text: string): void {
 
 export function writeErr(text: string): void {
   writeAll(Deno.stderr, text);
-}
-
-/**
- * JSON with every control character escaped: JSON.stringify leaves DEL, C1 controls and the
- * U+2028/U+2029 separators raw, and a pane capture can contain any of them.
- */
-export function safeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
-    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
-  );
 }
 
 /** Replace raw control characters in human output so a hostile capture cannot drive the terminal. */

@@ -3,6 +3,7 @@
  * people. lib/drive only builds them; lib/cli decides where they are printed, and the events file
  * is appended here (it is the loop's own output, like the state file).
  */
+import { safeJson } from "../base/json.ts";
 import { DroverError } from "../errors.ts";
 import { appendRegular, NotRegularFile, openRegular } from "../io/safe_file.ts";
 import { replaceControls } from "../base/control.ts";
@@ -119,10 +120,7 @@ export function humanLine(e: DriveEvent): string {
 
 /** JSON with every control character escaped (DEL, C1 and U+2028/9 included). */
 export function eventJson(e: DriveEvent): string {
-  return JSON.stringify(e).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
-    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
-  );
+  return safeJson(e);
 }
 
 /**

@@ -6,6 +6,7 @@
  * exactly its one key.
  */
 import assert from "node:assert/strict";
+import { pool } from "../helpers/pool.ts";
 import { approveHere } from "../helpers/in_process.ts";
 import { drover, type DroverRun, envelope } from "../helpers/drover.ts";
 import {
@@ -21,16 +22,6 @@ import { RECORDED_CLIS, recordedScreens } from "../helpers/recorded.ts";
 
 // deno-lint-ignore no-explicit-any
 type Loose = any;
-
-/** Run `work` over `items`, at most `n` at a time. */
-async function pool<T>(items: T[], n: number, work: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
 
 function events(run: DroverRun): Loose[] {
   return run.stdout.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l))

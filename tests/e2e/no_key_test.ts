@@ -14,6 +14,7 @@
  * is judged idle, never a prompt — the look-alike unit tests pin that verdict).
  */
 import assert from "node:assert/strict";
+import { pool } from "../helpers/pool.ts";
 import { approveHere, sendHere } from "../helpers/in_process.ts";
 import { drover, droverCommand, type DroverRun, envelope, REPO_ROOT } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, type Screen } from "../helpers/replay.ts";
@@ -77,15 +78,6 @@ async function cases(): Promise<Case[]> {
 }
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-/** Run `work` over `items`, at most `n` at a time (each pane has its own claim; load stays low). */
-async function pool<T>(items: T[], n: number, work: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
 
 function events(run: DroverRun): Loose[] {
   return run.stdout.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l))

@@ -5,7 +5,9 @@
  * real screen of those states, of every CLI, is tried.
  */
 import assert from "node:assert/strict";
+import { pool } from "../helpers/pool.ts";
 import { drover, envelope } from "../helpers/drover.ts";
+import { sendHere } from "../helpers/in_process.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer } from "../helpers/tmux_server.ts";
 import { type RecordedScreen, recordedScreens } from "../helpers/recorded.ts";
@@ -34,21 +36,47 @@ Deno.test("send refuses busy, retrying, prompt, dialog and unavailable panes of 
     }
     const wrong: string[] = [];
     const namedRetrying = new Set<string>();
-    for (const { pane, c } of panes) {
-      const run = await drover(["-L", srv.name, "--json", "send", pane.paneId, "hello 1"]);
-      const env = envelope(run);
-      if (run.code !== 8 || env.error?.code !== "SEND_REFUSED") {
-        wrong.push(`${c.rel}: exit ${run.code} ${JSON.stringify(env.error ?? env.data)}`);
-      } else if (/retry/.test(c.scenario) && env.error.details?.state === "retrying") {
+    // A real `drover send` process on the first screen of each CLI and state, the command's own
+    // code in this process on the rest (tests/helpers/in_process.ts): the same judgement of the
+    // same real pane before any byte.
+    const kinds = new Set<string>();
+    const jobs = panes.map(({ pane, c }) => {
+      const kind = `${c.cli} ${c.state}`;
+      const first = !kinds.has(kind);
+      kinds.add(kind);
+      return { pane, c, first };
+    });
+    const processes = jobs.filter((j) => j.first).length;
+    // Four panes at a time: each send judges only its own pane.
+    await pool(jobs, 4, async ({ pane, c, first }) => {
+      let code: number;
+      let error: { code: string; details?: Record<string, unknown> } | undefined;
+      let said: string;
+      if (first) {
+        const run = await drover(["-L", srv.name, "--json", "send", pane.paneId, "hello 1"]);
+        const env = envelope(run);
+        code = run.code;
+        error = env.error;
+        said = JSON.stringify(env.error ?? env.data);
+      } else {
+        const here = await sendHere(srv.name, pane.paneId, ["hello 1"]);
+        code = here.code;
+        error = here.error;
+        said = JSON.stringify(here.error ?? here.data);
+      }
+      if (code !== 8 || error?.code !== "SEND_REFUSED") {
+        wrong.push(`${c.rel}: exit ${code} ${said}`);
+      } else if (/retry/.test(c.scenario) && error.details?.state === "retrying") {
         // Gemini and Qwen retry silently (their screen is plain busy); the others say so.
         namedRetrying.add(c.cli);
       }
-    }
-    await new Promise((r) => setTimeout(r, 400));
+    });
+    // Every sender has finished: once a double reads its sentinel, a stray byte would be there.
     for (const { pane, c } of panes) {
-      const k = await pane.keys();
+      const k = await pane.settled();
       if (k !== "") wrong.push(`${c.rel}: received ${JSON.stringify(k)}`);
     }
+    assert.ok(processes >= 7, `only ${processes} screens met a real drover send`);
     assert.deepEqual(wrong, []);
     assert.ok(namedRetrying.has("claude") && namedRetrying.has("codex"), [...namedRetrying].join());
   } finally {

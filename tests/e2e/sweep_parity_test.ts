@@ -17,6 +17,7 @@
  * (the swapped columns), option 1 taken from the last numbered option (each verified).
  */
 import assert from "node:assert/strict";
+import { pool } from "../helpers/pool.ts";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import { cleanupReplay, type ReplayPane, type Screen, startReplay } from "../helpers/replay.ts";
@@ -483,21 +484,6 @@ async function run(
   const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-/** Run `fn` over `items` with at most `n` at a time. */
-async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
 }
 
 /** The three sweep.sh runs of one capture: classify (styled, and plain where judged) and approve-eval. */

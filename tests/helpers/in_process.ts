@@ -15,7 +15,7 @@ import type { ApproveData } from "../../lib/contracts/approve.ts";
 export interface InProcessRun<T> {
   code: number;
   data?: T;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; details?: Record<string, unknown> };
 }
 
 /** Run a command body as dispatch does: its result's exit code, or a DroverError's. */
@@ -27,7 +27,7 @@ async function runHere<T>(body: () => Promise<{ data: T; exitCode?: number }>): 
     return { code: r.exitCode ?? 0, data: r.data };
   } catch (e) {
     if (!(e instanceof DroverError)) throw e;
-    return { code: e.exitCode, error: { code: e.code, message: e.message } };
+    return { code: e.exitCode, error: { code: e.code, message: e.message, details: e.details } };
   }
 }
 

@@ -12,6 +12,7 @@
  * - Everything after `--` is positional.
  * - Usage errors carry commander's wording and its "did you mean" suggestions.
  */
+import { suggest, suggestion } from "./argv_suggest.ts";
 
 /** One option. `flags` is `"--name"`, `"--name <value>"`, `"-X, --name <value>"` or `"--no-name"`. */
 export interface OptionSpec {
@@ -120,200 +121,199 @@ function optionsOf(cmd: CommandSpec): ParsedOption[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Suggestions: optimal-string-alignment distance, at most 3 edits and 40 % similarity, ties all
-// listed (the rule commander used, so the hints read the same).
+// Parsing: scanWords fills a Scan in one pass; parseArgv then checks it and binds the arguments.
 
-const MAX_DISTANCE = 3;
+/** What the word scan has found so far. */
+interface Scan<C extends CommandSpec> {
+  readonly r: ParseResult<C>;
+  readonly rootOpts: readonly ParsedOption[];
+  /** The command chosen so far (the last of `r.path`) and its own options, -h/--help left out. */
+  cmd: C;
+  cmdOpts: readonly ParsedOption[];
+  /** Positional words, in order, that named no subcommand. */
+  readonly operands: string[];
+  /** A group's `help` word was read: the operands name the command to describe. */
+  helpCommand: boolean;
+}
 
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d[i] = [i];
-  for (let j = 0; j <= b.length; j++) d[0][j] = j;
-  for (let j = 1; j <= b.length; j++) {
-    for (let i = 1; i <= a.length; i++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
+/** Record a usage error, unless one was already recorded (the first one is the one reported). */
+function fail(r: ParseResult, message: string, found: string[] = []): void {
+  if (r.error) return;
+  r.error = { message };
+  const s = suggestion(found);
+  if (s !== undefined) r.error.suggestion = s;
+}
+
+function setOption(
+  r: ParseResult,
+  target: Record<string, OptionValue>,
+  o: ParsedOption,
+  value: string | boolean,
+): void {
+  if (o.spec === HELP) {
+    r.help = "stdout";
+    return;
   }
-  return d[a.length][b.length];
-}
-
-/** "did you mean" candidates for `word` (an option word keeps its `--`). */
-export function suggest(word: string, candidates: readonly string[]): string[] {
-  const options = word.startsWith("--");
-  const w = options ? word.slice(2) : word;
-  let best = MAX_DISTANCE;
-  let similar: string[] = [];
-  for (const c0 of new Set(candidates)) {
-    const c = options ? c0.slice(2) : c0;
-    if (c.length <= 1) continue;
-    const dist = editDistance(w, c);
-    const len = Math.max(w.length, c.length);
-    if ((len - dist) / len <= 0.4) continue;
-    if (dist < best) {
-      best = dist;
-      similar = [c];
-    } else if (dist === best) similar.push(c);
+  if (typeof value === "string" && o.spec.choices && !o.spec.choices.includes(value)) {
+    fail(
+      r,
+      `option '${o.spec.flags}' argument '${value}' is invalid. Allowed choices are ${
+        o.spec.choices.join(", ")
+      }.`,
+    );
+    return;
   }
-  similar.sort((a, b) => a.localeCompare(b));
-  return options ? similar.map((c) => `--${c}`) : similar;
+  if (o.spec.repeatable && typeof value === "string") {
+    const prev = target[o.key];
+    target[o.key] = [...(Array.isArray(prev) ? prev : []), value];
+  } else target[o.key] = value;
 }
 
-function suggestion(found: string[]): string | undefined {
-  if (found.length === 0) return undefined;
-  return found.length === 1
-    ? `Did you mean ${found[0]}?`
-    : `Did you mean one of ${found.join(", ")}?`;
+interface OptionHit {
+  o: ParsedOption;
+  global: boolean;
 }
 
-// ---------------------------------------------------------------------------------------------
+function findOption(scan: Scan<CommandSpec>, word: string): OptionHit | undefined {
+  // The chosen command's options first: a command may reuse a name the root does not have.
+  for (const o of scan.cmdOpts) {
+    if (o.long === word || o.short === word) return { o, global: false };
+  }
+  for (const o of scan.rootOpts) {
+    if (o.long === word || o.short === word) return { o, global: true };
+  }
+  return undefined;
+}
+
+/** Which option a word names, in any of its spellings, and the value written into the word. */
+function matchOption(
+  scan: Scan<CommandSpec>,
+  word: string,
+): { hit?: OptionHit; name: string; inline?: string } {
+  const hit = findOption(scan, word);
+  if (hit) return { hit, name: word };
+  if (word.startsWith("--") && word.includes("=")) {
+    const name = word.slice(0, word.indexOf("="));
+    const inline = word.slice(word.indexOf("=") + 1);
+    const named = findOption(scan, name);
+    // `--flag=value` for a boolean is no spelling of `--flag`.
+    return named && named.o.value !== undefined ? { hit: named, name, inline } : { name, inline };
+  }
+  if (word[1] !== "-") {
+    // -Xvalue, or a cluster of one-letter booleans (-hX …).
+    const name = word.slice(0, 2);
+    const short = findOption(scan, name);
+    return short ? { hit: short, name, inline: word.slice(2) } : { name };
+  }
+  return { name: word };
+}
 
 /**
- * Parse `argv` (without the program name) against `root`. Never throws for user input: the first
- * usage error is returned in `error`, and parsing goes on so that `--json`, `--help` and
- * `--version` are still seen wherever they are.
+ * Read the option word `word`, `next` being the word after it. Returns how many of the following
+ * words it took as its value (0 or 1) and, for a cluster of one-letter booleans, the rest of the
+ * cluster as a word to read next.
  */
-export function parseArgv<C extends CommandSpec>(root: C, argv: readonly string[]): ParseResult<C> {
-  const rootOpts = optionsOf(root);
-  const r: ParseResult<C> = { path: [root], globals: {}, opts: {}, args: {} };
-  let cmd: C = root;
-  let cmdOpts: ParsedOption[] = [];
-  const operands: string[] = [];
-  let helpCommand = false;
-  const fail = (message: string, found: string[] = []) => {
-    if (r.error) return;
-    r.error = { message };
-    const s = suggestion(found);
-    if (s !== undefined) r.error.suggestion = s;
-  };
+function readOption(
+  scan: Scan<CommandSpec>,
+  word: string,
+  next: string | undefined,
+): { took: 0 | 1; cluster?: string } {
+  const { hit, name, inline } = matchOption(scan, word);
+  if (!hit) {
+    const shown = [...scan.cmdOpts, ...scan.rootOpts].filter((o) => !o.spec.hidden);
+    const longs = shown.map((o) => o.long);
+    fail(scan.r, `unknown option '${word}'`, name.startsWith("--") ? suggest(name, longs) : []);
+    return { took: 0 };
+  }
+  const target = hit.global ? scan.r.globals : scan.r.opts;
+  if (hit.o.value === undefined) {
+    setOption(scan.r, target, hit.o, !hit.o.negate);
+    return inline !== undefined && inline !== "" ? { took: 0, cluster: `-${inline}` } : { took: 0 };
+  }
+  if (inline !== undefined) {
+    setOption(scan.r, target, hit.o, inline);
+    return { took: 0 };
+  }
+  if (next === undefined) {
+    fail(scan.r, `option '${hit.o.spec.flags}' argument missing`);
+    return { took: 0 };
+  }
+  setOption(scan.r, target, hit.o, next);
+  return { took: 1 };
+}
 
-  const set = (target: Record<string, OptionValue>, o: ParsedOption, value: string | boolean) => {
-    if (o.spec === HELP) {
-      r.help = "stdout";
-      return;
-    }
-    if (typeof value === "string" && o.spec.choices && !o.spec.choices.includes(value)) {
-      fail(
-        `option '${o.spec.flags}' argument '${value}' is invalid. Allowed choices are ${
-          o.spec.choices.join(", ")
-        }.`,
-      );
-      return;
-    }
-    if (o.spec.repeatable && typeof value === "string") {
-      const prev = target[o.key];
-      target[o.key] = [...(Array.isArray(prev) ? prev : []), value];
-    } else target[o.key] = value;
-  };
+/** A positional word: in a group it names the subcommand (or `help`), else it is an argument. */
+function readPositional<C extends CommandSpec>(scan: Scan<C>, word: string): void {
+  const { cmd } = scan;
+  if (!cmd.commands || scan.operands.length > 0 || scan.helpCommand) {
+    scan.operands.push(word);
+    return;
+  }
+  const sub = cmd.commands.find((c) => c.name === word) as C | undefined;
+  if (sub) {
+    scan.cmd = sub;
+    scan.r.path.push(sub);
+    scan.cmdOpts = optionsOf(sub).filter((o) => o.spec !== HELP);
+  } else if (word === "help") scan.helpCommand = true;
+  else {
+    const names = cmd.commands.filter((c) => !c.hidden).map((c) => c.name);
+    fail(scan.r, `unknown command '${word}'`, suggest(word, [...names, "help"]));
+  }
+}
 
-  const find = (word: string): { o: ParsedOption; global: boolean } | undefined => {
-    // The chosen command's options first: a command may reuse a name the root does not have.
-    for (const o of cmdOpts) if (o.long === word || o.short === word) return { o, global: false };
-    for (const o of rootOpts) if (o.long === word || o.short === word) return { o, global: true };
-    return undefined;
-  };
-
+function scanWords(scan: Scan<CommandSpec>, argv: readonly string[]): void {
   const words = [...argv];
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     if (word === "--") {
-      operands.push(...words.slice(i + 1));
-      break;
+      scan.operands.push(...words.slice(i + 1));
+      return;
     }
     if (word.length > 1 && word[0] === "-") {
-      let name = word;
-      let inline: string | undefined;
-      let hit = find(word);
-      if (!hit && word.startsWith("--") && word.includes("=")) {
-        name = word.slice(0, word.indexOf("="));
-        inline = word.slice(word.indexOf("=") + 1);
-        hit = find(name);
-        if (hit && hit.o.value === undefined) hit = undefined;
-      } else if (!hit && word[1] !== "-") {
-        // -Xvalue, or a cluster of one-letter booleans (-hX …).
-        name = word.slice(0, 2);
-        hit = find(name);
-        if (hit) inline = word.slice(2);
-      }
-      if (!hit) {
-        const longs = [...cmdOpts, ...rootOpts].filter((o) => !o.spec.hidden).map((o) => o.long);
-        fail(`unknown option '${word}'`, name.startsWith("--") ? suggest(name, longs) : []);
-        continue;
-      }
-      const target = hit.global ? r.globals : r.opts;
-      if (hit.o.value === undefined) {
-        set(target, hit.o, !hit.o.negate);
-        // The rest of a cluster is read as the next word.
-        if (inline !== undefined && inline !== "") words.splice(i + 1, 0, `-${inline}`);
-        continue;
-      }
-      if (inline === undefined) {
-        if (i + 1 >= words.length) {
-          fail(`option '${hit.o.spec.flags}' argument missing`);
-          continue;
-        }
-        inline = words[++i];
-      }
-      set(target, hit.o, inline);
-      continue;
-    }
-    // A positional word: in a group it names the subcommand (or `help`), else it is an argument.
-    if (cmd.commands && operands.length === 0 && !helpCommand) {
-      const sub = cmd.commands.find((c) => c.name === word) as C | undefined;
-      if (sub) {
-        cmd = sub;
-        r.path.push(sub);
-        cmdOpts = optionsOf(sub).filter((o) => o.spec !== HELP);
-        continue;
-      }
-      if (word === "help") {
-        helpCommand = true;
-        continue;
-      }
-      const names = cmd.commands.filter((c) => !c.hidden).map((c) => c.name);
-      fail(`unknown command '${word}'`, suggest(word, [...names, "help"]));
-      continue;
-    }
-    operands.push(word);
+      const { took, cluster } = readOption(scan, word, words[i + 1]);
+      if (cluster !== undefined) words.splice(i + 1, 0, cluster);
+      i += took;
+    } else readPositional(scan, word);
   }
+}
 
-  if (helpCommand) {
-    // `help [command …]`: the named command's help, as deep as the names go; a name that is no
-    // command gets the group's help on stderr (as commander did).
-    delete r.error;
-    r.help = "stdout";
-    for (const word of operands) {
-      const sub = cmd.commands?.find((c) => c.name === word) as C | undefined;
-      if (!sub) {
-        if (cmd.commands) r.help = "stderr";
-        break;
-      }
-      cmd = sub;
-      r.path.push(sub);
+/**
+ * `help [command …]`: the named command's help, as deep as the names go; a name that is no
+ * command gets the group's help on stderr (as commander did).
+ */
+function helpCommandResult<C extends CommandSpec>(scan: Scan<C>): ParseResult<C> {
+  const { r } = scan;
+  delete r.error;
+  r.help = "stdout";
+  let cmd = scan.cmd;
+  for (const word of scan.operands) {
+    const sub = cmd.commands?.find((c) => c.name === word) as C | undefined;
+    if (!sub) {
+      if (cmd.commands) r.help = "stderr";
+      break;
     }
-    return r;
+    cmd = sub;
+    r.path.push(sub);
   }
-  if (r.help) return r;
-  if (r.error) return r;
+  return r;
+}
 
-  if (cmd.commands) {
-    // A group named without a subcommand: its help, on stderr (as commander did).
-    r.help = "stderr";
-    return r;
-  }
+/** Fill in option defaults; false after a missing required option (recorded as the error). */
+function applyDefaults(r: ParseResult, cmd: CommandSpec): boolean {
   for (const o of (cmd.options ?? []).map(optionOf)) {
     if (r.opts[o.key] === undefined) {
       if (o.spec.default !== undefined) r.opts[o.key] = o.spec.default;
       else if (o.spec.required) {
-        fail(`required option '${o.spec.flags}' not specified`);
-        return r;
+        fail(r, `required option '${o.spec.flags}' not specified`);
+        return false;
       }
     }
   }
+  return true;
+}
+
+/** Hand the operands to the command's arguments in order, a variadic one taking the rest. */
+function bindArgs(r: ParseResult, cmd: CommandSpec, operands: readonly string[]): void {
   const specs = (cmd.args ?? []).map(argOf);
   let k = 0;
   for (const a of specs) {
@@ -322,18 +322,45 @@ export function parseArgv<C extends CommandSpec>(root: C, argv: readonly string[
       k = operands.length;
     } else if (k < operands.length) r.args[a.name] = operands[k++];
     else if (a.required) {
-      fail(`missing required argument '${a.name}'`);
-      return r;
+      fail(r, `missing required argument '${a.name}'`);
+      return;
     }
   }
   if (k < operands.length) {
     const n = specs.length;
     fail(
+      r,
       `too many arguments for '${cmd.name}'. Expected ${n} argument${
         n === 1 ? "" : "s"
       } but got ${operands.length}: ${operands.join(", ")}.`,
     );
   }
+}
+
+/**
+ * Parse `argv` (without the program name) against `root`. Never throws for user input: the first
+ * usage error is returned in `error`, and parsing goes on so that `--json`, `--help` and
+ * `--version` are still seen wherever they are.
+ */
+export function parseArgv<C extends CommandSpec>(root: C, argv: readonly string[]): ParseResult<C> {
+  const scan: Scan<C> = {
+    r: { path: [root], globals: {}, opts: {}, args: {} },
+    rootOpts: optionsOf(root),
+    cmd: root,
+    cmdOpts: [],
+    operands: [],
+    helpCommand: false,
+  };
+  scanWords(scan, argv);
+  const { r, cmd } = scan;
+  if (scan.helpCommand) return helpCommandResult(scan);
+  if (r.help || r.error) return r;
+  if (cmd.commands) {
+    // A group named without a subcommand: its help, on stderr (as commander did).
+    r.help = "stderr";
+    return r;
+  }
+  if (applyDefaults(r, cmd)) bindArgs(r, cmd, scan.operands);
   return r;
 }
 

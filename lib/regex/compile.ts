@@ -64,164 +64,161 @@ function splitFlags(src: string): { flags: Set<string>; body: string } {
 }
 
 /**
+ * Where the translation stands: outside a class, just after a class's `[` or `[^` (where a `]` is
+ * a member, as in Rust), or further inside one.
+ */
+type Where = "outside" | "classStart" | "inClass";
+
+/** One construct of the body: its JS form, the index of its last character, where it leaves us. */
+interface Piece {
+  js: string;
+  end: number;
+  where: Where;
+}
+
+/**
  * Translate Rust-regex syntax into JS (`u` mode) source, rejecting what has no linear/ERE form.
  * `at[k]` is the index in `body` of the construct that produced JS character k.
  */
 function translate(body: string): { js: string; at: number[] } {
   let out = "";
-  let inClass = 0;
-  let classStart = false;
-  const n = body.length;
+  let where: Where = "outside";
   const at: number[] = [];
   let from = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < body.length; i++) {
     while (at.length < out.length) at.push(from);
     from = i;
-    const c = body[i];
-    if (c === "\\") {
-      classStart = false;
-      const d = body[i + 1];
-      if (d === undefined) throw new PatternError("pattern ends with a lone backslash");
-      i++;
-      if (/[1-9]/.test(d) || d === "k") {
-        throw new PatternError(
-          "back-references are not supported (patterns must run in linear time)",
-        );
-      }
-      if (d === "Q" || d === "E") throw new PatternError("\\Q…\\E quoting is not supported");
-      if (d === "<" || d === ">") {
-        throw new PatternError(`word-boundary assertion \\${d} is not supported`);
-      }
-      if (d === "A" || d === "z") {
-        if (inClass) throw new PatternError(`\\${d} is not allowed inside a character class`);
-        out += d === "A" ? "^" : "$";
-        continue;
-      }
-      if (d === "b" && body[i + 1] === "{") {
-        throw new PatternError("\\b{…} word-boundary assertions are not supported");
-      }
-      if (d === "x" && body[i + 1] === "{") {
-        const end = body.indexOf("}", i + 2);
-        if (end < 0) throw new PatternError("unterminated \\x{…} escape");
-        out += "\\u{" + body.slice(i + 2, end) + "}";
-        i = end;
-        continue;
-      }
-      if (d === "U") {
-        if (body[i + 1] === "{") {
-          const end = body.indexOf("}", i + 2);
-          if (end < 0) throw new PatternError("unterminated \\U{…} escape");
-          out += "\\u{" + body.slice(i + 2, end) + "}";
-          i = end;
-        } else {
-          out += "\\u{" + body.slice(i + 1, i + 9) + "}";
-          i += 8;
-        }
-        continue;
-      }
-      if ((d === "p" || d === "P") && body[i + 1] !== "{") {
-        const letter = body[i + 1];
-        if (letter === undefined) throw new PatternError(`incomplete \\${d} escape`);
-        out += `\\${d}{${letter}}`;
-        i++;
-        continue;
-      }
-      if (d === "a") {
-        out += "\\x07";
-        continue;
-      }
-      if (KEEP_ESCAPES.has(d) || d === "x" || d === "u" || d === "p" || d === "P" || d === "0") {
-        out += "\\" + d;
-        continue;
-      }
-      if (/[A-Za-z0-9]/.test(d)) throw new PatternError(`unknown escape \\${d}`);
-      // Escaped punctuation: Rust allows escaping any of it; JS-u only its own syntax characters.
-      if (inClass) out += d === "-" || d === "]" || d === "\\" || d === "^" ? "\\" + d : hex2(d);
-      else out += JS_SYNTAX.has(d) ? "\\" + d : (d.charCodeAt(0) < 128 ? hex2(d) : d);
-      classStart = false;
-      continue;
-    }
-    if (inClass) {
-      if (c === "[") {
-        if (body[i + 1] === ":") {
-          const end = body.indexOf(":]", i + 2);
-          if (end < 0) throw new PatternError("unterminated [:class:] in a character class");
-          out += posixClass(body.slice(i + 2, end));
-          i = end + 1;
-          classStart = false;
-          continue;
-        }
-        throw new PatternError("nested character classes are not supported");
-      }
-      if ((c === "&" || c === "-" || c === "~") && body[i + 1] === c) {
-        throw new PatternError(`character class set operation '${c}${c}' is not supported`);
-      }
-      if (c === "]" && classStart) {
-        out += "\\]";
-        classStart = false;
-        continue;
-      }
-      if (c === "]") {
-        inClass = 0;
-        out += "]";
-        continue;
-      }
-      classStart = false;
-      out += c;
-      continue;
-    }
-    if (c === "[") {
-      inClass = 1;
-      classStart = true;
-      out += "[";
-      if (body[i + 1] === "^") {
-        out += "^";
-        i++;
-      }
-      continue;
-    }
-    if (c === "(" && body[i + 1] === "?") {
-      const rest = body.slice(i + 2);
-      if (
-        rest.startsWith("=") || rest.startsWith("!") || rest.startsWith("<=") ||
-        rest.startsWith("<!")
-      ) {
-        throw new PatternError("look-around assertions are not supported (Rust regex has none)");
-      }
-      if (rest.startsWith("P<")) {
-        out += "(?<";
-        i += 3;
-        continue;
-      }
-      if (rest.startsWith("<") || rest.startsWith(":")) {
-        out += "(?";
-        i += 1;
-        continue;
-      }
-      const m = /^([A-Za-z-]*)([:)])/.exec(rest);
-      if (!m) throw new PatternError("unsupported group syntax '(?'");
-      if (m[2] === ")") {
-        throw new PatternError(
-          "a flag group like (?i) is only supported at the start of a pattern",
-        );
-      }
-      for (const f of m[1]) {
-        if (f !== "i" && f !== "m" && f !== "s" && f !== "-") {
-          throw new PatternError(`unsupported flag '${f}' in a scoped flag group`);
-        }
-      }
-      out += "(?" + m[1] + ":";
-      i += 1 + m[0].length;
-      continue;
-    }
-    if (c === "{" && body[i + 1] === ",") {
-      throw new PatternError("a repetition needs a lower bound ({0,n}, not {,n})");
-    }
-    out += c;
+    const piece: Piece = body[i] === "\\"
+      ? translateEscape(body, i, where)
+      : where === "outside"
+      ? translateOutside(body, i)
+      : translateInClass(body, i, where === "classStart");
+    out += piece.js;
+    i = piece.end;
+    where = piece.where;
   }
-  if (inClass) throw new PatternError("unterminated character class");
+  if (where !== "outside") throw new PatternError("unterminated character class");
   while (at.length < out.length) at.push(from);
   return { js: out, at };
+}
+
+/** The escape whose backslash is at `i`. */
+function translateEscape(body: string, i: number, where: Where): Piece {
+  const inClass = where !== "outside";
+  const after: Where = inClass ? "inClass" : "outside";
+  const d = body[i + 1];
+  if (d === undefined) throw new PatternError("pattern ends with a lone backslash");
+  i++;
+  if (/[1-9]/.test(d) || d === "k") {
+    throw new PatternError(
+      "back-references are not supported (patterns must run in linear time)",
+    );
+  }
+  if (d === "Q" || d === "E") throw new PatternError("\\Q…\\E quoting is not supported");
+  if (d === "<" || d === ">") {
+    throw new PatternError(`word-boundary assertion \\${d} is not supported`);
+  }
+  if (d === "A" || d === "z") {
+    if (inClass) throw new PatternError(`\\${d} is not allowed inside a character class`);
+    return { js: d === "A" ? "^" : "$", end: i, where: after };
+  }
+  if (d === "b" && body[i + 1] === "{") {
+    throw new PatternError("\\b{…} word-boundary assertions are not supported");
+  }
+  if (d === "x" && body[i + 1] === "{") {
+    const end = body.indexOf("}", i + 2);
+    if (end < 0) throw new PatternError("unterminated \\x{…} escape");
+    return { js: "\\u{" + body.slice(i + 2, end) + "}", end, where: after };
+  }
+  if (d === "U") {
+    if (body[i + 1] === "{") {
+      const end = body.indexOf("}", i + 2);
+      if (end < 0) throw new PatternError("unterminated \\U{…} escape");
+      return { js: "\\u{" + body.slice(i + 2, end) + "}", end, where: after };
+    }
+    return { js: "\\u{" + body.slice(i + 1, i + 9) + "}", end: i + 8, where: after };
+  }
+  if ((d === "p" || d === "P") && body[i + 1] !== "{") {
+    const letter = body[i + 1];
+    if (letter === undefined) throw new PatternError(`incomplete \\${d} escape`);
+    return { js: `\\${d}{${letter}}`, end: i + 1, where: after };
+  }
+  return { js: simpleEscape(d, inClass), end: i, where: after };
+}
+
+/** A one-letter or punctuation escape `\d` (the character after the backslash). */
+function simpleEscape(d: string, inClass: boolean): string {
+  if (d === "a") return "\\x07";
+  if (KEEP_ESCAPES.has(d) || d === "x" || d === "u" || d === "p" || d === "P" || d === "0") {
+    return "\\" + d;
+  }
+  if (/[A-Za-z0-9]/.test(d)) throw new PatternError(`unknown escape \\${d}`);
+  // Escaped punctuation: Rust allows escaping any of it; JS-u only its own syntax characters.
+  if (inClass) return d === "-" || d === "]" || d === "\\" || d === "^" ? "\\" + d : hex2(d);
+  return JS_SYNTAX.has(d) ? "\\" + d : (d.charCodeAt(0) < 128 ? hex2(d) : d);
+}
+
+/** A character (not a backslash) inside a class; `first`: right after the `[` or `[^`. */
+function translateInClass(body: string, i: number, first: boolean): Piece {
+  const c = body[i];
+  if (c === "[") {
+    if (body[i + 1] === ":") {
+      const end = body.indexOf(":]", i + 2);
+      if (end < 0) throw new PatternError("unterminated [:class:] in a character class");
+      return { js: posixClass(body.slice(i + 2, end)), end: end + 1, where: "inClass" };
+    }
+    throw new PatternError("nested character classes are not supported");
+  }
+  if ((c === "&" || c === "-" || c === "~") && body[i + 1] === c) {
+    throw new PatternError(`character class set operation '${c}${c}' is not supported`);
+  }
+  if (c === "]" && first) return { js: "\\]", end: i, where: "inClass" };
+  if (c === "]") return { js: "]", end: i, where: "outside" };
+  return { js: c, end: i, where: "inClass" };
+}
+
+/** A character (not a backslash) outside any class. */
+function translateOutside(body: string, i: number): Piece {
+  const c = body[i];
+  if (c === "[") {
+    return body[i + 1] === "^"
+      ? { js: "[^", end: i + 1, where: "classStart" }
+      : { js: "[", end: i, where: "classStart" };
+  }
+  if (c === "(" && body[i + 1] === "?") return translateGroupOpen(body, i);
+  if (c === "{" && body[i + 1] === ",") {
+    throw new PatternError("a repetition needs a lower bound ({0,n}, not {,n})");
+  }
+  return { js: c, end: i, where: "outside" };
+}
+
+/** The `(?` at `i`: a named or non-capturing group, or a scoped flag group. */
+function translateGroupOpen(body: string, i: number): Piece {
+  const rest = body.slice(i + 2);
+  if (
+    rest.startsWith("=") || rest.startsWith("!") || rest.startsWith("<=") ||
+    rest.startsWith("<!")
+  ) {
+    throw new PatternError("look-around assertions are not supported (Rust regex has none)");
+  }
+  if (rest.startsWith("P<")) return { js: "(?<", end: i + 3, where: "outside" };
+  // `(?<name>` and `(?:` read the same in JS: the `<` or `:` goes on as an ordinary character.
+  if (rest.startsWith("<") || rest.startsWith(":")) {
+    return { js: "(?", end: i + 1, where: "outside" };
+  }
+  const m = /^([A-Za-z-]*)([:)])/.exec(rest);
+  if (!m) throw new PatternError("unsupported group syntax '(?'");
+  if (m[2] === ")") {
+    throw new PatternError(
+      "a flag group like (?i) is only supported at the start of a pattern",
+    );
+  }
+  for (const f of m[1]) {
+    if (f !== "i" && f !== "m" && f !== "s" && f !== "-") {
+      throw new PatternError(`unsupported flag '${f}' in a scoped flag group`);
+    }
+  }
+  return { js: "(?" + m[1] + ":", end: i + 1 + m[0].length, where: "outside" };
 }
 
 function posixClass(name: string): string {

@@ -104,23 +104,8 @@ function emitNode(node: AST.Node, cs: CaseState): string {
     }
     case "CapturingGroup":
       return "(" + node.alternatives.map((a) => emitNode(a, cs)).join("|") + ")";
-    case "Quantifier": {
-      const el = node.element;
-      if (el.type === "Assertion") throw new PatternError("a quantified assertion has no ERE form");
-      const inner = emitNode(el, cs);
-      const { min, max } = node;
-      let q: string;
-      if (min === 0 && max === Infinity) q = "*";
-      else if (min === 1 && max === Infinity) q = "+";
-      else if (min === 0 && max === 1) q = "?";
-      else if (max === Infinity) q = `{${min},}`;
-      else if (min === max) q = `{${min}}`;
-      else q = `{${min},${max}}`;
-      if (max !== Infinity && max > 255) {
-        throw new PatternError("a repetition count above 255 has no portable ERE form");
-      }
-      return inner + q;
-    }
+    case "Quantifier":
+      return emitQuantifier(node, cs);
     case "Character": {
       if (cs.i) {
         const vs = caseVariants(node.value);
@@ -128,51 +113,12 @@ function emitNode(node: AST.Node, cs: CaseState): string {
       }
       return literal(node.value);
     }
-    case "CharacterSet": {
-      if (node.kind === "any") return ".";
-      if (node.kind === "property") {
-        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
-      }
-      const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
-      setToBracketParts(
-        { ...node, negate: false } as AST.EscapeCharacterSet,
-        singles,
-        ranges,
-        classes,
-      );
-      return bracket(node.negate, singles, ranges, classes);
-    }
-    case "CharacterClass": {
-      if (node.unicodeSets) throw new PatternError("set-notation classes have no ERE form");
-      const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
-      for (const e of node.elements) {
-        if (e.type === "Character") {
-          if (cs.i) singles.push(...caseVariants(e.value));
-          else singles.push(e.value);
-        } else if (e.type === "CharacterClassRange") {
-          addRangeCase(e.min.value, e.max.value, ranges, cs.i);
-        } else if (e.type === "CharacterSet") {
-          if (e.kind === "property") {
-            throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
-          }
-          setToBracketParts(e as AST.EscapeCharacterSet, singles, ranges, classes);
-        } else {
-          throw new PatternError("this character-class construct has no ERE form");
-        }
-      }
-      if (!node.negate && classes.length === 0 && ranges.length === 0) {
-        const uniq = [...new Set(singles)];
-        if (uniq.length === 1) return literal(uniq[0]);
-      }
-      return bracket(node.negate, singles, ranges, classes);
-    }
+    case "CharacterSet":
+      return emitCharacterSet(node);
+    case "CharacterClass":
+      return emitCharacterClass(node, cs);
     case "Assertion":
-      if (node.kind === "start") return "^";
-      if (node.kind === "end") return "$";
-      if (node.kind === "word") {
-        throw new PatternError("word-boundary assertions (\\b, \\B) have no POSIX ERE form");
-      }
-      throw new PatternError("look-around assertions are not supported (Rust regex has none)");
+      return emitAssertion(node);
     case "Backreference":
       throw new PatternError(
         "back-references are not supported (patterns must run in linear time)",
@@ -180,6 +126,74 @@ function emitNode(node: AST.Node, cs: CaseState): string {
     default:
       throw new PatternError(`construct '${node.raw}' has no ERE form`);
   }
+}
+
+function emitQuantifier(node: AST.Quantifier, cs: CaseState): string {
+  const el = node.element;
+  if (el.type === "Assertion") throw new PatternError("a quantified assertion has no ERE form");
+  const inner = emitNode(el, cs);
+  const { min, max } = node;
+  let q: string;
+  if (min === 0 && max === Infinity) q = "*";
+  else if (min === 1 && max === Infinity) q = "+";
+  else if (min === 0 && max === 1) q = "?";
+  else if (max === Infinity) q = `{${min},}`;
+  else if (min === max) q = `{${min}}`;
+  else q = `{${min},${max}}`;
+  if (max !== Infinity && max > 255) {
+    throw new PatternError("a repetition count above 255 has no portable ERE form");
+  }
+  return inner + q;
+}
+
+/** `.` and a class escape (`\d`, `\W` …) outside brackets. */
+function emitCharacterSet(node: AST.CharacterSet): string {
+  if (node.kind === "any") return ".";
+  if (node.kind === "property") {
+    throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
+  }
+  const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
+  setToBracketParts(
+    { ...node, negate: false } as AST.EscapeCharacterSet,
+    singles,
+    ranges,
+    classes,
+  );
+  return bracket(node.negate, singles, ranges, classes);
+}
+
+function emitCharacterClass(node: AST.CharacterClass, cs: CaseState): string {
+  if (node.unicodeSets) throw new PatternError("set-notation classes have no ERE form");
+  const singles: number[] = [], ranges: Array<[number, number]> = [], classes: string[] = [];
+  for (const e of node.elements) {
+    if (e.type === "Character") {
+      if (cs.i) singles.push(...caseVariants(e.value));
+      else singles.push(e.value);
+    } else if (e.type === "CharacterClassRange") {
+      addRangeCase(e.min.value, e.max.value, ranges, cs.i);
+    } else if (e.type === "CharacterSet") {
+      if (e.kind === "property") {
+        throw new PatternError("Unicode property classes (\\p{…}) have no POSIX ERE form");
+      }
+      setToBracketParts(e as AST.EscapeCharacterSet, singles, ranges, classes);
+    } else {
+      throw new PatternError("this character-class construct has no ERE form");
+    }
+  }
+  if (!node.negate && classes.length === 0 && ranges.length === 0) {
+    const uniq = [...new Set(singles)];
+    if (uniq.length === 1) return literal(uniq[0]);
+  }
+  return bracket(node.negate, singles, ranges, classes);
+}
+
+function emitAssertion(node: AST.Assertion): string {
+  if (node.kind === "start") return "^";
+  if (node.kind === "end") return "$";
+  if (node.kind === "word") {
+    throw new PatternError("word-boundary assertions (\\b, \\B) have no POSIX ERE form");
+  }
+  throw new PatternError("look-around assertions are not supported (Rust regex has none)");
 }
 
 export function toEre(ast: AST.Pattern, ignoreCase: boolean): string {

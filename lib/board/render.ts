@@ -89,8 +89,33 @@ function detail(p: BoardPane): { text: string; dim: boolean } {
 
 export function renderBoard(b: BoardInput): string[] {
   const max = Math.max(1, b.cols - 1);
-  const c = b.color;
-  const lines: string[] = [];
+  const targetW = Math.min(
+    20,
+    Math.max(6, ...b.panes.map((p) => cellText(p.target).length)),
+  );
+  const lines = [headerLine(b, max), columnNames(targetW, max, b.color)];
+
+  // Room for panes: everything but the header, column names and the status line.
+  const room = Math.max(0, b.rows - 3);
+  const perPane = b.events ? 2 : 1;
+  let shown = b.panes.length;
+  if (shown * perPane > room) shown = Math.max(0, Math.floor((room - 1) / perPane));
+  for (const p of b.panes.slice(0, shown)) lines.push(...paneLines(b, p, targetW, max));
+  if (shown < b.panes.length) {
+    lines.push(
+      fit(`… ${b.panes.length - shown} more panes (a taller terminal, or --session)`, max),
+    );
+  }
+  if (b.panes.length === 0) lines.push(fit("no panes", max));
+
+  const status = statusLine(b, max);
+  while (lines.length < b.rows - 1) lines.push("");
+  if (b.rows > lines.length) lines.push(status);
+  return lines.slice(0, b.rows);
+}
+
+/** Scope, pane count, refresh interval and the time, with the key hint at the right when it fits. */
+function headerLine(b: BoardInput, max: number): string {
   const count = `${b.panes.length} pane${b.panes.length === 1 ? "" : "s"}`;
   const left = `drover panes · ${b.scope} · ${count} · every ${interval(b.intervalMs)} · ` +
     clock(b.now);
@@ -98,12 +123,10 @@ export function renderBoard(b: BoardInput): string[] {
   const head = left.length + 2 + right.length <= max
     ? left + " ".repeat(max - left.length - right.length) + right
     : left;
-  lines.push(sgr(c, "1", fit(cellText(head), max)));
+  return sgr(b.color, "1", fit(cellText(head), max));
+}
 
-  const targetW = Math.min(
-    20,
-    Math.max(6, ...b.panes.map((p) => cellText(p.target).length)),
-  );
+function columnNames(targetW: number, max: number, color: boolean): string {
   const cols: [string, number][] = [
     ["PANE", 6],
     ["TARGET", targetW + 1],
@@ -114,67 +137,54 @@ export function renderBoard(b: BoardInput): string[] {
     ["MODE", 12],
   ];
   const names = fit(cols.map(([h, w]) => cell(h, w)).join("") + "DETAIL", max);
-  lines.push(sgr(c, "4", names + " ".repeat(Math.max(0, max - width(names)))));
+  return sgr(color, "4", names + " ".repeat(Math.max(0, max - width(names))));
+}
 
-  // Room for panes: everything but the header, column names and the status line.
-  const room = Math.max(0, b.rows - 3);
-  const perPane = b.events ? 2 : 1;
-  let shown = b.panes.length;
-  if (shown * perPane > room) shown = Math.max(0, Math.floor((room - 1) / perPane));
-  for (const p of b.panes.slice(0, shown)) {
-    const s = b.since.get(p.id);
-    const forText = s ? `${s.atLeast ? "≥" : ""}${age(b.now - s.since)}` : "";
-    const d = detail(p);
-    lines.push(joinFit(
-      [
-        [cell(cellText(p.id), 6)],
-        [cell(cellText(p.target), targetW + 1)],
-        [cell(cellText(p.cli), 9)],
-        [cell(p.role === "orchestrator" ? "orch" : "agent", 6)],
-        [cell(cellText(p.state), 12), STATE_SGR[p.state]],
-        [cell(forText, 8) + cell(cellText(p.mode), 12)],
-        [cellText(d.text), d.dim ? "2" : undefined],
-      ],
-      max,
-      c,
-    ));
-    if (b.events) {
-      const e = b.events.byPane.get(p.id);
-      const text = e
-        ? `  ↳ ${clock(Date.parse(e.ts))} ${cellText(e.event)}: ${cellText(e.message)}`
-        : "  ↳ no drive event yet";
-      lines.push(sgr(c, "2", fit(text, max)));
-    }
-  }
-  if (shown < b.panes.length) {
-    lines.push(
-      fit(`… ${b.panes.length - shown} more panes (a taller terminal, or --session)`, max),
-    );
-  }
-  if (b.panes.length === 0) lines.push(fit("no panes", max));
+/** A pane's row, and under it its last drive event when the board follows an events file. */
+function paneLines(b: BoardInput, p: BoardPane, targetW: number, max: number): string[] {
+  const s = b.since.get(p.id);
+  const forText = s ? `${s.atLeast ? "≥" : ""}${age(b.now - s.since)}` : "";
+  const d = detail(p);
+  const row = joinFit(
+    [
+      [cell(cellText(p.id), 6)],
+      [cell(cellText(p.target), targetW + 1)],
+      [cell(cellText(p.cli), 9)],
+      [cell(p.role === "orchestrator" ? "orch" : "agent", 6)],
+      [cell(cellText(p.state), 12), STATE_SGR[p.state]],
+      [cell(forText, 8) + cell(cellText(p.mode), 12)],
+      [cellText(d.text), d.dim ? "2" : undefined],
+    ],
+    max,
+    b.color,
+  );
+  if (!b.events) return [row];
+  const e = b.events.byPane.get(p.id);
+  const text = e
+    ? `  ↳ ${clock(Date.parse(e.ts))} ${cellText(e.event)}: ${cellText(e.message)}`
+    : "  ↳ no drive event yet";
+  return [row, sgr(b.color, "2", fit(text, max))];
+}
 
-  // The status line at the bottom: a refresh error first, else where events come from.
-  let status = "";
-  if (b.error) status = sgr(c, "1;31", fit(`refresh failed: ${cellText(b.error)}`, max));
-  else if (b.events) {
-    const latest = b.events.latest;
-    const at = latest ? Date.parse(latest.ts) : NaN;
-    const skipped = b.events.skipped
-      ? ` · ${b.events.skipped} line${b.events.skipped === 1 ? "" : "s"} over ${
-        MAX_EVENT_LINE / 1024
-      } KiB skipped`
-      : "";
-    const file = cellText(b.events.file);
-    const text = b.events.note
-      ? `events: ${file}: ${cellText(b.events.note)}`
-      : latest
-      ? `events: ${file} · last ${clock(at)} ${cellText(latest.event)}${
-        Number.isFinite(at) ? ` (${age(b.now - at)} ago)` : ""
-      }${skipped}`
-      : `events: ${file}: none yet${skipped}`;
-    status = sgr(c, "2", fit(text, max));
-  }
-  while (lines.length < b.rows - 1) lines.push("");
-  if (b.rows > lines.length) lines.push(status);
-  return lines.slice(0, b.rows);
+/** The status line at the bottom: a refresh error first, else where events come from. */
+function statusLine(b: BoardInput, max: number): string {
+  const c = b.color;
+  if (b.error) return sgr(c, "1;31", fit(`refresh failed: ${cellText(b.error)}`, max));
+  if (!b.events) return "";
+  const latest = b.events.latest;
+  const at = latest ? Date.parse(latest.ts) : NaN;
+  const skipped = b.events.skipped
+    ? ` · ${b.events.skipped} line${b.events.skipped === 1 ? "" : "s"} over ${
+      MAX_EVENT_LINE / 1024
+    } KiB skipped`
+    : "";
+  const file = cellText(b.events.file);
+  const text = b.events.note
+    ? `events: ${file}: ${cellText(b.events.note)}`
+    : latest
+    ? `events: ${file} · last ${clock(at)} ${cellText(latest.event)}${
+      Number.isFinite(at) ? ` (${age(b.now - at)} ago)` : ""
+    }${skipped}`
+    : `events: ${file}: none yet${skipped}`;
+  return sgr(c, "2", fit(text, max));
 }

@@ -60,87 +60,154 @@ function terminalSize(): { cols: number; rows: number } {
   }
 }
 
-export async function watch(o: WatchOptions): Promise<CommandResult<{ watched: true }>> {
-  const intervalMs = o.intervalMs;
-  const tail = o.events === undefined ? undefined : new EventsTail(o.events);
-  const poll = async () => {
-    const snaps = await snapshotPanes(o.server, o.config, {
-      session: o.session,
-      cli: o.cli,
-      board: true,
-    });
-    return snaps.map(boardPane);
-  };
-  // The first refresh runs before the terminal is touched: a bad session or a missing tmux is a
-  // plain error on the main screen.
-  let panes = await poll();
-  let events: EventsView | undefined = await tail?.poll();
-  let since: Map<string, Since> = trackStates(undefined, panes, Date.now());
-  let error: string | null = null;
+/** What the board shows between refreshes. */
+interface BoardState {
+  panes: BoardPane[];
+  since: Map<string, Since>;
+  events: EventsView | undefined;
+  /** The last refresh's failure, until one succeeds. */
+  error: string | null;
+}
 
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let resized = false;
-  const stop = () => {
-    stopped = true;
-    wake?.();
+async function pollPanes(o: WatchOptions): Promise<BoardPane[]> {
+  const snaps = await snapshotPanes(o.server, o.config, {
+    session: o.session,
+    cli: o.cli,
+    board: true,
+  });
+  return snaps.map(boardPane);
+}
+
+/** The next board state: a failed pane refresh keeps the last panes and says why they are stale. */
+async function refreshed(
+  o: WatchOptions,
+  tail: EventsTail | undefined,
+  last: BoardState,
+): Promise<BoardState> {
+  let next: BoardState;
+  try {
+    const panes = await pollPanes(o);
+    next = { ...last, panes, since: trackStates(last.since, panes, Date.now()), error: null };
+  } catch (e) {
+    // The next refresh tries again.
+    next = { ...last, error: e instanceof Error ? e.message : String(e) };
+  }
+  if (tail) next.events = await tail.poll();
+  return next;
+}
+
+function frame(
+  o: WatchOptions,
+  tail: EventsTail | undefined,
+  st: BoardState,
+  size: { cols: number; rows: number },
+): string[] {
+  return renderBoard({
+    panes: st.panes,
+    since: st.since,
+    events: st.events && tail ? { ...st.events, file: tail.path } : undefined,
+    now: Date.now(),
+    ...size,
+    color: o.g.color,
+    scope: o.session ? `session ${o.session}` : "all sessions",
+    intervalMs: o.intervalMs,
+    error: st.error,
+  });
+}
+
+/**
+ * The terminal while the board is up: the stop and resize signals, raw keys, the alternate
+ * screen, and the wait between refreshes that a stop or a resize cuts short. `restore` undoes
+ * all of it once, whichever way the board ends.
+ */
+class BoardTerminal {
+  stopped = false;
+  private resized = false;
+  private wake: (() => void) | undefined;
+  private restored = false;
+  private readonly stdinTty = Deno.stdin.isTerminal();
+  private readonly stop = () => {
+    this.stopped = true;
+    this.wake?.();
   };
-  const onResize = () => {
-    resized = true;
-    wake?.();
+  private readonly onResize = () => {
+    this.resized = true;
+    this.wake?.();
   };
-  const stdinTty = Deno.stdin.isTerminal();
-  let restored = false;
-  const restore = () => {
-    if (restored) return;
-    restored = true;
-    for (const s of STOP_SIGNALS) Deno.removeSignalListener(s, stop);
+
+  listen(): void {
+    for (const s of STOP_SIGNALS) Deno.addSignalListener(s, this.stop);
     try {
-      Deno.removeSignalListener("SIGWINCH", onResize);
+      Deno.addSignalListener("SIGWINCH", this.onResize);
+    } catch {
+      // no SIGWINCH here: the next refresh picks the new size up
+    }
+  }
+
+  /**
+   * Raw keys (q or Ctrl-C arrive as bytes at once, without Enter and without echo), then the
+   * alternate screen.
+   */
+  enter(): void {
+    if (this.stdinTty) {
+      Deno.stdin.setRaw(true);
+      readKeys(this.stop);
+    }
+    put(ENTER);
+  }
+
+  async nap(ms: number): Promise<void> {
+    const woken = new AbortController();
+    this.wake = () => woken.abort();
+    await sleep(ms, woken.signal);
+    this.wake = undefined;
+  }
+
+  /** Whether a resize came since the last call. */
+  takeResize(): boolean {
+    const r = this.resized;
+    this.resized = false;
+    return r;
+  }
+
+  restore(): void {
+    if (this.restored) return;
+    this.restored = true;
+    for (const s of STOP_SIGNALS) Deno.removeSignalListener(s, this.stop);
+    try {
+      Deno.removeSignalListener("SIGWINCH", this.onResize);
     } catch {
       // not registered (a platform without SIGWINCH)
     }
     put(LEAVE);
-    if (stdinTty) Deno.stdin.setRaw(false);
-  };
-
-  for (const s of STOP_SIGNALS) Deno.addSignalListener(s, stop);
-  try {
-    Deno.addSignalListener("SIGWINCH", onResize);
-  } catch {
-    // no SIGWINCH here: the next refresh picks the new size up
+    if (this.stdinTty) Deno.stdin.setRaw(false);
   }
+}
+
+export async function watch(o: WatchOptions): Promise<CommandResult<{ watched: true }>> {
+  const tail = o.events === undefined ? undefined : new EventsTail(o.events);
+  // The first refresh runs before the terminal is touched: a bad session or a missing tmux is a
+  // plain error on the main screen.
+  const panes = await pollPanes(o);
+  let st: BoardState = {
+    panes,
+    events: await tail?.poll(),
+    since: trackStates(undefined, panes, Date.now()),
+    error: null,
+  };
+  const term = new BoardTerminal();
+  term.listen();
   try {
-    // Raw keys: q or Ctrl-C arrive as bytes at once, without Enter and without echo.
-    if (stdinTty) {
-      Deno.stdin.setRaw(true);
-      readKeys(stop);
-    }
-    put(ENTER);
+    term.enter();
     let shown: string[] | null = null;
     let size = terminalSize();
-    while (!stopped) {
-      const now = Date.now();
-      const lines = renderBoard({
-        panes,
-        since,
-        events: events && tail ? { ...events, file: tail.path } : undefined,
-        now,
-        ...size,
-        color: o.g.color,
-        scope: o.session ? `session ${o.session}` : "all sessions",
-        intervalMs,
-        error,
-      });
+    while (!term.stopped) {
+      const lines = frame(o, tail, st, size);
       put(frameUpdate(shown, lines));
       shown = lines;
-      const woken = new AbortController();
-      wake = () => woken.abort();
-      await sleep(intervalMs, woken.signal);
-      wake = undefined;
-      if (stopped) break;
-      if (resized) {
-        resized = false;
+      await term.nap(o.intervalMs);
+      if (term.stopped) break;
+      if (term.takeResize()) {
         size = terminalSize();
         shown = null;
         continue;
@@ -150,18 +217,10 @@ export async function watch(o: WatchOptions): Promise<CommandResult<{ watched: t
         size = next;
         shown = null;
       }
-      try {
-        panes = await poll();
-        since = trackStates(since, panes, Date.now());
-        error = null;
-      } catch (e) {
-        // Keep the last board and say why it is stale; the next refresh tries again.
-        error = e instanceof Error ? e.message : String(e);
-      }
-      if (tail) events = await tail.poll();
+      st = await refreshed(o, tail, st);
     }
   } finally {
-    restore();
+    term.restore();
   }
   return { data: { watched: true }, human: [] };
 }

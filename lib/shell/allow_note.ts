@@ -15,6 +15,11 @@ export const INTERPRETER = (p: string, flags: string): Reach => ({
 });
 
 export function reachOf(p: string): Reach | undefined {
+  return interpreterReach(p) ?? runnerReach(p) ?? toolReach(p);
+}
+
+/** Interpreters: a script file yes, program text given inline no. */
+function interpreterReach(p: string): Reach | undefined {
   if (SHELLS.has(p)) return INTERPRETER(p, `\`${p} -c …\``);
   if (PYTHON.test(p)) {
     return {
@@ -45,6 +50,13 @@ export function reachOf(p: string): Reach | undefined {
     case "pwsh":
     case "powershell":
       return INTERPRETER(p, "`-Command`, `-EncodedCommand`");
+  }
+  return undefined;
+}
+
+/** Runtimes and task runners: their own commands yes, the ones that fetch or evaluate code no. */
+function runnerReach(p: string): Reach | undefined {
+  switch (p) {
     case "deno":
       return {
         approves: "`deno run`, `deno test`, `deno task`, `deno fmt` … of files in the worktree",
@@ -56,6 +68,25 @@ export function reachOf(p: string): Reach | undefined {
         approves: "`bun run`, `bun test`, `bun FILE` …",
         never: "`bun -e`/`-p`, `bun x`, `bun create`",
       };
+    case "npm":
+    case "pnpm":
+    case "yarn":
+      return {
+        approves:
+          `package scripts and installs (\`${p} test\`, \`${p} run build\`, \`${p} install\` …)`,
+        never: p === "npm"
+          ? "`npm exec`, `npm x`, `npm create`, `npm init <initializer>`, `npm explore`"
+          : `\`${p} dlx\`, \`${p} exec\`, \`${p} create\``,
+      };
+    case "make":
+      return { approves: "`make TARGET …`", never: "`make --eval`, `-f -`, `SHELL=…`" };
+  }
+  return undefined;
+}
+
+/** Tools with a way to run a command from their arguments or script. */
+function toolReach(p: string): Reach | undefined {
+  switch (p) {
     case "awk":
     case "gawk":
     case "mawk":
@@ -78,18 +109,6 @@ export function reachOf(p: string): Reach | undefined {
           "command or of a `!` alias, `rebase --exec`, `bisect run`, `submodule foreach`, " +
           "`--upload-pack`/`--receive-pack`",
       };
-    case "npm":
-    case "pnpm":
-    case "yarn":
-      return {
-        approves:
-          `package scripts and installs (\`${p} test\`, \`${p} run build\`, \`${p} install\` …)`,
-        never: p === "npm"
-          ? "`npm exec`, `npm x`, `npm create`, `npm init <initializer>`, `npm explore`"
-          : `\`${p} dlx\`, \`${p} exec\`, \`${p} create\``,
-      };
-    case "make":
-      return { approves: "`make TARGET …`", never: "`make --eval`, `-f -`, `SHELL=…`" };
     case "tar":
       return {
         approves: "archiving and extracting",

@@ -10,7 +10,7 @@
  * The allowlist comes after them (allowlist.ts).
  */
 import { isDevicePath, isScratchPath, isSystemPath, normalizePath } from "./paths.ts";
-import { baseName, isAssignment, parseShell, type Segment } from "./shell_words.ts";
+import { baseName, isAssignment, parseShell, type Redirect, type Segment } from "./shell_words.ts";
 import { COMMAND_WRAPPERS } from "./wrappers.ts";
 
 export type DangerRule =
@@ -247,85 +247,117 @@ function permDanger(prog: string, args: readonly string[]): Danger | undefined {
 function wordDanger(seg: Segment, depth: number): Danger | undefined {
   const { words, dynamic } = seg;
   for (let i = 0; i < words.length; i++) {
-    const prog = baseName(words[i]);
-    const args = words.slice(i + 1);
-    const dyn = dynamic.slice(i + 1);
-    if (PRIVILEGE.has(prog)) return { rule: "privilege-escalation", detail: words.join(" ") };
-    if (prog === "rm") {
-      const d = rmDanger(args, dyn);
-      if (d) return d;
-    }
-    if (prog === "find") {
-      const d = findDeleteDanger(args, dyn);
-      if (d) return d;
-    }
-    if (prog === "git") {
-      const d = gitDanger(args);
-      if (d) return d;
-    }
-    if (prog === "chmod" || prog === "chown" || prog === "chgrp" || prog === "setfacl") {
-      const d = permDanger(prog, args);
-      if (d) return d;
-    }
-    if (prog === "dd") {
-      const of = args.find((a) => a.startsWith("of="));
-      if (of && (isDevicePath(of.slice(3)) || isSystemPath(of.slice(3)))) {
-        return { rule: "disk-write", detail: words.slice(i).join(" ") };
-      }
-    }
-    if (FORMAT.test(prog)) return { rule: "disk-format", detail: words.slice(i).join(" ") };
-    if (
-      prog === "tee" || prog === "cp" || prog === "mv" || prog === "install" || prog === "ln" ||
-      prog === "truncate" || prog === "rsync"
-    ) {
-      const hit = args.find((a) => !a.startsWith("-") && (isDevicePath(a) || isSystemPath(a)));
-      if (hit) {
-        return {
-          rule: isDevicePath(hit) ? "device-write" : "system-write",
-          detail: words.slice(i).join(" "),
-        };
-      }
-    }
-    if (POWER.has(prog) || (prog === "init" && /^[06sS]$/.test(args[0] ?? ""))) {
-      return { rule: "system-power", detail: words.slice(i).join(" ") };
-    }
-    if (
-      prog === "systemctl" &&
-      args.some((a) => /^(poweroff|reboot|halt|kexec|rescue|emergency|suspend|hibernate)$/.test(a))
-    ) {
-      return { rule: "system-power", detail: words.slice(i).join(" ") };
-    }
-    if (prog === "tmux" && args.some((a) => /^kill-/.test(a))) {
-      return { rule: "tmux-kill", detail: words.slice(i).join(" ") };
-    }
-    if (prog === "crontab" && args.some((a) => /r/.test(shortFlags(a)))) {
-      return { rule: "crontab-remove", detail: words.slice(i).join(" ") };
-    }
-    // Programs that run a string as a command: judge the string as well.
-    if (SHELLS.has(prog) || prog === "su" || prog === "runuser") {
-      const c = args.findIndex((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a) || a === "--command");
-      if (c >= 0 && args[c + 1] !== undefined) {
-        const d = dangerAt(args[c + 1], depth + 1);
-        if (d) return d;
-      }
-    }
-    if (prog === "eval" || prog === "ssh" || prog === "watch" || prog === "parallel") {
-      const d = dangerAt(args.filter((a) => !a.startsWith("-")).join(" "), depth + 1);
-      if (d) return d;
-    }
-    if (prog === "env") {
-      const s = args.findIndex((a) => a === "-S" || a === "--split-string");
-      if (s >= 0 && args[s + 1] !== undefined) {
-        const d = dangerAt(args[s + 1], depth + 1);
-        if (d) return d;
-      }
-      const inline = args.find((a) => a.startsWith("-S") && a.length > 2);
-      if (inline) {
-        const d = dangerAt(inline.slice(2), depth + 1);
-        if (d) return d;
-      }
+    const d = programDanger(words, dynamic, i, depth);
+    if (d) return d;
+  }
+  return commandDanger(words, dynamic) ?? redirectDanger(seg.redirects);
+}
+
+/** The rules for `words[i]` read as a program name, the words after it as its arguments. */
+function programDanger(
+  words: readonly string[],
+  dynamic: readonly boolean[],
+  i: number,
+  depth: number,
+): Danger | undefined {
+  const prog = baseName(words[i]);
+  const args = words.slice(i + 1);
+  if (PRIVILEGE.has(prog)) return { rule: "privilege-escalation", detail: words.join(" ") };
+  // The detail of the rules below: the words from the program on.
+  const from = words.slice(i).join(" ");
+  return lossDanger(prog, args, dynamic.slice(i + 1)) ?? diskDanger(prog, args, from) ??
+    systemDanger(prog, args, from) ?? innerCommandDanger(prog, args, depth);
+}
+
+/** Deleting trees, losing git history, changing permissions recursively or of the system. */
+function lossDanger(
+  prog: string,
+  args: readonly string[],
+  dyn: readonly boolean[],
+): Danger | undefined {
+  if (prog === "rm") return rmDanger(args, dyn);
+  if (prog === "find") return findDeleteDanger(args, dyn);
+  if (prog === "git") return gitDanger(args);
+  if (prog === "chmod" || prog === "chown" || prog === "chgrp" || prog === "setfacl") {
+    return permDanger(prog, args);
+  }
+  return undefined;
+}
+
+/** Writing to a disk, a device or a system path, and formatting or wiping a disk. */
+function diskDanger(prog: string, args: readonly string[], detail: string): Danger | undefined {
+  if (prog === "dd") {
+    const of = args.find((a) => a.startsWith("of="));
+    if (of && (isDevicePath(of.slice(3)) || isSystemPath(of.slice(3)))) {
+      return { rule: "disk-write", detail };
     }
   }
+  if (FORMAT.test(prog)) return { rule: "disk-format", detail };
+  if (
+    prog === "tee" || prog === "cp" || prog === "mv" || prog === "install" || prog === "ln" ||
+    prog === "truncate" || prog === "rsync"
+  ) {
+    const hit = args.find((a) => !a.startsWith("-") && (isDevicePath(a) || isSystemPath(a)));
+    if (hit) return { rule: isDevicePath(hit) ? "device-write" : "system-write", detail };
+  }
+  return undefined;
+}
+
+/** Powering the machine off, killing tmux, removing the crontab. */
+function systemDanger(prog: string, args: readonly string[], detail: string): Danger | undefined {
+  if (POWER.has(prog) || (prog === "init" && /^[06sS]$/.test(args[0] ?? ""))) {
+    return { rule: "system-power", detail };
+  }
+  if (
+    prog === "systemctl" &&
+    args.some((a) => /^(poweroff|reboot|halt|kexec|rescue|emergency|suspend|hibernate)$/.test(a))
+  ) {
+    return { rule: "system-power", detail };
+  }
+  if (prog === "tmux" && args.some((a) => /^kill-/.test(a))) return { rule: "tmux-kill", detail };
+  if (prog === "crontab" && args.some((a) => /r/.test(shortFlags(a)))) {
+    return { rule: "crontab-remove", detail };
+  }
+  return undefined;
+}
+
+/** Programs that run a string as a command: the string is judged as well, one level deeper. */
+function innerCommandDanger(
+  prog: string,
+  args: readonly string[],
+  depth: number,
+): Danger | undefined {
+  if (SHELLS.has(prog) || prog === "su" || prog === "runuser") {
+    const c = args.findIndex((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a) || a === "--command");
+    if (c >= 0 && args[c + 1] !== undefined) {
+      const d = dangerAt(args[c + 1], depth + 1);
+      if (d) return d;
+    }
+  }
+  if (prog === "eval" || prog === "ssh" || prog === "watch" || prog === "parallel") {
+    const d = dangerAt(args.filter((a) => !a.startsWith("-")).join(" "), depth + 1);
+    if (d) return d;
+  }
+  if (prog === "env") {
+    const s = args.findIndex((a) => a === "-S" || a === "--split-string");
+    if (s >= 0 && args[s + 1] !== undefined) {
+      const d = dangerAt(args[s + 1], depth + 1);
+      if (d) return d;
+    }
+    const inline = args.find((a) => a.startsWith("-S") && a.length > 2);
+    if (inline) {
+      const d = dangerAt(inline.slice(2), depth + 1);
+      if (d) return d;
+    }
+  }
+  return undefined;
+}
+
+/** Rules on the program the segment actually runs, seen through assignments and wrappers. */
+function commandDanger(
+  words: readonly string[],
+  dynamic: readonly boolean[],
+): Danger | undefined {
   const ci = commandIndex(words);
   const cmd = words[ci] === undefined ? "" : baseName(words[ci]);
   if (KILLERS.has(cmd)) return { rule: "kill-processes", detail: words.slice(ci).join(" ") };
@@ -336,7 +368,12 @@ function wordDanger(seg: Segment, depth: number): Danger | undefined {
   ) {
     return { rule: "remote-code", detail: words.slice(ci).join(" ") };
   }
-  for (const r of seg.redirects) {
+  return undefined;
+}
+
+/** Output redirected onto a device or a system path. */
+function redirectDanger(redirects: readonly Redirect[]): Danger | undefined {
+  for (const r of redirects) {
     if (!r.op.includes(">") || r.target === "") continue;
     if (isDevicePath(r.target)) return { rule: "device-write", detail: `${r.op} ${r.target}` };
     if (isSystemPath(r.target)) return { rule: "system-write", detail: `${r.op} ${r.target}` };

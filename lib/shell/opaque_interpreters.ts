@@ -204,106 +204,139 @@ export const awkCheck: Check = (prog, args) => {
  * addresses, blocks, text commands and `s`/`y` delimiters; anything it cannot follow counts as yes.
  */
 export function sedMayExecute(script: string): boolean {
-  const s = script;
-  let i = 0;
-  const toEol = () => {
-    while (i < s.length && s[i] !== "\n") i++;
-  };
-  /** Skip a delimited part starting after its opening delimiter; false when it never closes. */
-  const part = (d: string): boolean => {
-    while (i < s.length) {
-      if (s[i] === "\\") {
-        i += 2;
+  return new SedReader(script).mayExecute();
+}
+
+/** One pass over a sed script; `i` is the only thing that moves. */
+class SedReader {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  mayExecute(): boolean {
+    const s = this.s;
+    while (this.i < s.length) {
+      const c = s[this.i];
+      if (/[\s;]/.test(c)) {
+        this.i++;
         continue;
       }
-      if (s[i] === d) {
-        i++;
-        return true;
+      if (c === "#") {
+        this.toEol();
+        continue;
       }
-      if (s[i] === "\n" && d !== "\n") return false;
-      i++;
+      if (!this.addresses()) return true;
+      while (s[this.i] === " " || s[this.i] === "\t" || s[this.i] === "!") this.i++;
+      const cmd = s[this.i++];
+      if (cmd === undefined || this.command(cmd)) return true;
     }
     return false;
-  };
-  const address = (): boolean => {
-    if (/[0-9]/.test(s[i] ?? "")) {
-      while (/[0-9~]/.test(s[i] ?? "")) i++;
-    } else if (s[i] === "$") i++;
-    else if (s[i] === "/") {
-      i++;
-      if (!part("/")) return false;
-      while (/[IM]/.test(s[i] ?? "")) i++;
-    } else if (s[i] === "\\") {
-      const d = s[i + 1];
-      if (d === undefined || d === "\n") return false;
-      i += 2;
-      if (!part(d)) return false;
-      while (/[IM]/.test(s[i] ?? "")) i++;
-    }
-    return true;
-  };
-  while (i < s.length) {
-    const c = s[i];
-    if (/[\s;]/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === "#") {
-      toEol();
-      continue;
-    }
-    if (!address()) return true;
-    if (s[i] === ",") {
-      i++;
-      if (s[i] === "+" || s[i] === "~") i++;
-      if (!address()) return true;
-    }
-    while (s[i] === " " || s[i] === "\t" || s[i] === "!") i++;
-    const cmd = s[i++];
-    if (cmd === undefined) return true;
-    if (cmd === "{" || cmd === "}") continue;
+  }
+
+  /** Skip the rest of one command after its letter; true when it may run a command. */
+  private command(cmd: string): boolean {
+    const s = this.s;
+    if (cmd === "{" || cmd === "}") return false;
     if (cmd === "e") return true;
-    if (cmd === "s" || cmd === "y") {
-      const d = s[i++];
-      if (d === undefined || d === "\n" || d === "\\") return true;
-      if (!part(d) || !part(d)) return true;
-      if (cmd === "y") continue;
-      while (i < s.length && /[gpiImMe0-9w]/.test(s[i])) {
-        if (s[i] === "e") return true;
-        if (s[i] === "w") {
-          toEol();
-          break;
-        }
-        i++;
-      }
-      continue;
-    }
+    if (cmd === "s" || cmd === "y") return this.substitution(cmd);
     if ("aic".includes(cmd)) {
-      // text to the end of the line, continued by a trailing backslash
-      while (i < s.length) {
-        const j = s.indexOf("\n", i);
-        const line = j < 0 ? s.slice(i) : s.slice(i, j);
-        i = j < 0 ? s.length : j + 1;
-        if (!line.endsWith("\\")) break;
-      }
-      continue;
+      this.text();
+      return false;
     }
     if ("rRwW".includes(cmd)) {
-      toEol();
-      continue;
+      this.toEol();
+      return false;
     }
     if ("btT:v".includes(cmd)) {
-      while (i < s.length && s[i] !== ";" && s[i] !== "\n") i++;
-      continue;
+      while (this.i < s.length && s[this.i] !== ";" && s[this.i] !== "\n") this.i++;
+      return false;
     }
     if ("qQlL".includes(cmd)) {
-      while (/[ 0-9]/.test(s[i] ?? "")) i++;
-      continue;
+      while (/[ 0-9]/.test(s[this.i] ?? "")) this.i++;
+      return false;
     }
-    if ("=dDgGhHnNpPxzF".includes(cmd)) continue;
+    return !"=dDgGhHnNpPxzF".includes(cmd);
+  }
+
+  /** `s` and `y` after the letter: delimiter, two parts, and for `s` its flags (`e` runs one). */
+  private substitution(cmd: "s" | "y"): boolean {
+    const s = this.s;
+    const d = s[this.i++];
+    if (d === undefined || d === "\n" || d === "\\") return true;
+    if (!this.part(d) || !this.part(d)) return true;
+    if (cmd === "y") return false;
+    while (this.i < s.length && /[gpiImMe0-9w]/.test(s[this.i])) {
+      if (s[this.i] === "e") return true;
+      if (s[this.i] === "w") {
+        this.toEol();
+        break;
+      }
+      this.i++;
+    }
+    return false;
+  }
+
+  /** `a`, `i`, `c` text: to the end of the line, continued by a trailing backslash. */
+  private text(): void {
+    const s = this.s;
+    while (this.i < s.length) {
+      const j = s.indexOf("\n", this.i);
+      const line = j < 0 ? s.slice(this.i) : s.slice(this.i, j);
+      this.i = j < 0 ? s.length : j + 1;
+      if (!line.endsWith("\\")) break;
+    }
+  }
+
+  /** One address or a range of two; false when a delimited one never closes. */
+  private addresses(): boolean {
+    if (!this.address()) return false;
+    if (this.s[this.i] === ",") {
+      this.i++;
+      if (this.s[this.i] === "+" || this.s[this.i] === "~") this.i++;
+      if (!this.address()) return false;
+    }
     return true;
   }
-  return false;
+
+  private address(): boolean {
+    const s = this.s;
+    if (/[0-9]/.test(s[this.i] ?? "")) {
+      while (/[0-9~]/.test(s[this.i] ?? "")) this.i++;
+    } else if (s[this.i] === "$") this.i++;
+    else if (s[this.i] === "/") {
+      this.i++;
+      if (!this.part("/")) return false;
+      while (/[IM]/.test(s[this.i] ?? "")) this.i++;
+    } else if (s[this.i] === "\\") {
+      const d = s[this.i + 1];
+      if (d === undefined || d === "\n") return false;
+      this.i += 2;
+      if (!this.part(d)) return false;
+      while (/[IM]/.test(s[this.i] ?? "")) this.i++;
+    }
+    return true;
+  }
+
+  /** Skip a delimited part starting after its opening delimiter; false when it never closes. */
+  private part(d: string): boolean {
+    const s = this.s;
+    while (this.i < s.length) {
+      if (s[this.i] === "\\") {
+        this.i += 2;
+        continue;
+      }
+      if (s[this.i] === d) {
+        this.i++;
+        return true;
+      }
+      if (s[this.i] === "\n" && d !== "\n") return false;
+      this.i++;
+    }
+    return false;
+  }
+
+  private toEol(): void {
+    while (this.i < this.s.length && this.s[this.i] !== "\n") this.i++;
+  }
 }
 
 export const sedCheck: Check = (prog, args) => {

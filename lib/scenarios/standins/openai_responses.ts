@@ -98,104 +98,140 @@ function makeAdapter(auxText: string): ApiAdapter {
   };
 }
 
+/** The SSE events of one response, numbered in the order they are written. */
+class ResponseEvents {
+  private seqNo = 0;
+  next(e: Record<string, unknown>): string {
+    return sse({ ...e, sequence_number: this.seqNo++ });
+  }
+}
+
+type TextStep = Extract<Step, { kind: "text" }>;
+type ToolStep = Extract<Step, { kind: "tool" }>;
+
 async function* events(step: Step, model: string, ctx: StreamContext): AsyncGenerator<string> {
   const rid = `resp_${ctx.seq}`;
-  let seqNo = 0;
-  const ev = (e: Record<string, unknown>) => sse({ ...e, sequence_number: seqNo++ });
-  yield ev({ type: "response.created", response: responseObject(rid, model, "in_progress") });
-  yield ev({ type: "response.in_progress", response: responseObject(rid, model, "in_progress") });
+  const ev = new ResponseEvents();
+  yield ev.next({ type: "response.created", response: responseObject(rid, model, "in_progress") });
+  yield ev.next({
+    type: "response.in_progress",
+    response: responseObject(rid, model, "in_progress"),
+  });
   if (step.kind === "hang") {
     await ctx.held;
     return;
   }
   if (step.kind === "error") return;
   const output: Record<string, unknown>[] = [];
-  let index = 0;
-  const text = step.kind === "text" ? step.text : step.kind === "tool" ? step.text : undefined;
-  if (text) {
-    const itemId = `msg_${ctx.seq}`;
-    yield ev({
-      type: "response.output_item.added",
-      output_index: index,
-      item: { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] },
-    });
-    yield ev({
-      type: "response.content_part.added",
-      item_id: itemId,
-      output_index: index,
-      content_index: 0,
-      part: { type: "output_text", text: "", annotations: [] },
-    });
-    const delay = step.kind === "text" ? step.chunkDelayMs ?? 0 : 0;
-    for (const delta of chunks(text, step.kind === "text" ? step.chunkChars : undefined)) {
-      yield ev({
-        type: "response.output_text.delta",
-        item_id: itemId,
-        output_index: index,
-        content_index: 0,
-        delta,
-      });
-      await sleep(delay, ctx.signal);
-      if (ctx.signal.aborted) return;
-    }
-    yield ev({
-      type: "response.output_text.done",
-      item_id: itemId,
-      output_index: index,
-      content_index: 0,
-      text,
-    });
-    const item = {
-      type: "message",
-      id: itemId,
-      role: "assistant",
-      status: "completed",
-      content: [{ type: "output_text", text, annotations: [] }],
-    };
-    yield ev({ type: "response.output_item.done", output_index: index, item });
+  if (step.text) {
+    const item = yield* messageEvents(step, step.text, ctx, ev);
+    // Undefined: the client hung up mid-text.
+    if (item === undefined) return;
     output.push(item);
-    index++;
   }
   if (step.kind === "text" && step.hold) {
     await ctx.held;
     if (ctx.signal.aborted) return;
   }
-  if (step.kind === "tool") {
-    const item = {
-      type: "function_call",
-      id: `fc_${ctx.seq}`,
-      call_id: `call_${ctx.seq}`,
-      name: step.name,
-      arguments: JSON.stringify(step.args),
-      status: "completed",
-    };
-    yield ev({
-      type: "response.output_item.added",
-      output_index: index,
-      item: { ...item, arguments: "", status: "in_progress" },
-    });
-    yield ev({
-      type: "response.function_call_arguments.delta",
-      item_id: item.id,
-      output_index: index,
-      delta: item.arguments,
-    });
-    yield ev({
-      type: "response.function_call_arguments.done",
-      item_id: item.id,
-      output_index: index,
-      arguments: item.arguments,
-    });
-    yield ev({ type: "response.output_item.done", output_index: index, item });
-    output.push(item);
-  }
-  yield ev({
+  if (step.kind === "tool") output.push(yield* functionCallEvents(step, output.length, ctx, ev));
+  yield ev.next({
     type: "response.completed",
     response: responseObject(rid, model, "completed", {
       output,
       usage: usage(step.inputTokens),
     }),
   });
+}
+
+/**
+ * The assistant message item (always the first output, index 0): added, its text streamed in
+ * deltas (a text step's chunking and pace), done. Returns the finished item, or undefined when
+ * the stream was aborted between deltas.
+ */
+async function* messageEvents(
+  step: TextStep | ToolStep,
+  text: string,
+  ctx: StreamContext,
+  ev: ResponseEvents,
+): AsyncGenerator<string, Record<string, unknown> | undefined> {
+  const itemId = `msg_${ctx.seq}`;
+  const index = 0;
+  yield ev.next({
+    type: "response.output_item.added",
+    output_index: index,
+    item: { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] },
+  });
+  yield ev.next({
+    type: "response.content_part.added",
+    item_id: itemId,
+    output_index: index,
+    content_index: 0,
+    part: { type: "output_text", text: "", annotations: [] },
+  });
+  const delay = step.kind === "text" ? step.chunkDelayMs ?? 0 : 0;
+  for (const delta of chunks(text, step.kind === "text" ? step.chunkChars : undefined)) {
+    yield ev.next({
+      type: "response.output_text.delta",
+      item_id: itemId,
+      output_index: index,
+      content_index: 0,
+      delta,
+    });
+    await sleep(delay, ctx.signal);
+    if (ctx.signal.aborted) return undefined;
+  }
+  yield ev.next({
+    type: "response.output_text.done",
+    item_id: itemId,
+    output_index: index,
+    content_index: 0,
+    text,
+  });
+  const item = {
+    type: "message",
+    id: itemId,
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text, annotations: [] }],
+  };
+  yield ev.next({ type: "response.output_item.done", output_index: index, item });
+  return item;
+}
+
+/** A tool step's `function_call` item at `index`: added, its arguments in one delta, done. */
+async function* functionCallEvents(
+  step: ToolStep,
+  index: number,
+  ctx: StreamContext,
+  ev: ResponseEvents,
+): AsyncGenerator<string, Record<string, unknown>> {
+  const item = {
+    type: "function_call",
+    id: `fc_${ctx.seq}`,
+    call_id: `call_${ctx.seq}`,
+    name: step.name,
+    arguments: JSON.stringify(step.args),
+    status: "completed",
+  };
+  yield ev.next({
+    type: "response.output_item.added",
+    output_index: index,
+    item: { ...item, arguments: "", status: "in_progress" },
+  });
+  yield ev.next({
+    type: "response.function_call_arguments.delta",
+    item_id: item.id,
+    output_index: index,
+    delta: item.arguments,
+  });
+  yield ev.next({
+    type: "response.function_call_arguments.done",
+    item_id: item.id,
+    output_index: index,
+    arguments: item.arguments,
+  });
+  yield ev.next({ type: "response.output_item.done", output_index: index, item });
+  return item;
 }
 
 /** Start a Responses stand-in on 127.0.0.1 (random port). Base URL for clients: `${url}/v1`. */

@@ -17,27 +17,19 @@ import type { PaneCapture } from "../tmux/capture.ts";
 import { capturePane } from "../tmux/capture.ts";
 import type { PaneInfo } from "../tmux/panes.ts";
 import type { TmuxServer } from "../tmux/run.ts";
-import { sendKeys } from "../tmux/send.ts";
-import { setPaneOption, STRAY_KEY_OPTION } from "../tmux/options.ts";
-import { acquireClaim, claimPathError, claimPaths, peekClaim } from "./claim.ts";
-import {
-  APPROVE_EXIT,
-  fingerprint,
-  gate,
-  type GateVerdicts,
-  optionOneSelected,
-  type PromptVerdicts,
-  type RefusalReason,
-} from "./gate.ts";
 import type { GateWords } from "../profile/gate_words.ts";
-import type { PaneState } from "../detect/mod.ts";
-import { sleep } from "../base/sleep.ts";
+import { acquireClaim, claimPathError, claimPaths, type ClaimResult, peekClaim } from "./claim.ts";
+import { APPROVE_EXIT, fingerprint, gate, type RefusalReason } from "./gate.ts";
+import {
+  type ApproveOutcome,
+  type JudgedVerdicts,
+  refused,
+  summary,
+  syncMessage,
+} from "./outcome.ts";
+import { type GateGo, sendAndConfirm } from "./send.ts";
 
-export type JudgedVerdicts = GateVerdicts & {
-  state: PaneState;
-  /** Text typed into the pane's input line (null: none), to see where a key landed. */
-  input_box?: string | null;
-};
+export type { ApproveOutcome, JudgedVerdicts, Outcome, ScreenSummary } from "./outcome.ts";
 
 export interface ApproveRequest {
   server: TmuxServer;
@@ -70,62 +62,6 @@ export interface ApproveRequest {
   beforeReconfirm?: () => Promise<void>;
 }
 
-export type Outcome = "approved" | "would-approve" | "refused" | "unconfirmed" | "key-in-input";
-
-/** What a report says the gate saw on one capture (the approve contract's `before`/`after`). */
-export type ScreenSummary = PromptVerdicts & { state: PaneState };
-
-export interface ApproveOutcome {
-  outcome: Outcome;
-  reason: RefusalReason | null;
-  message: string;
-  exit_code: number;
-  /** Keys actually sent, in order (empty on every refusal and in --dry-run). */
-  sent: string[];
-  /** The key that would be / was pressed for option 1. */
-  key: "1" | "Enter" | null;
-  form: "digit" | "choice-row" | null;
-  option: string | null;
-  dry_run: boolean;
-  claim: string | null;
-  before: ScreenSummary | null;
-  after: (ScreenSummary & { same_prompt: boolean }) | null;
-}
-
-function summary(v: JudgedVerdicts): ScreenSummary {
-  return {
-    state: v.state,
-    live_prompt: v.live_prompt,
-    permission_prompt: v.permission_prompt,
-    command: v.command,
-    file_path: v.file_path,
-    options: v.options,
-    broad_grant_option: v.broad_grant_option,
-  };
-}
-
-function refused(
-  reason: RefusalReason,
-  message: string,
-  base: Partial<ApproveOutcome>,
-): ApproveOutcome {
-  return {
-    outcome: "refused",
-    reason,
-    message,
-    exit_code: APPROVE_EXIT[reason],
-    sent: [],
-    key: null,
-    form: null,
-    option: null,
-    dry_run: false,
-    claim: null,
-    before: null,
-    after: null,
-    ...base,
-  };
-}
-
 /** Refusals that come from reading the screen (the profile's wording judged it). */
 const SCREEN_REFUSALS: ReadonlySet<RefusalReason | null> = new Set<RefusalReason | null>([
   "no-live-prompt",
@@ -146,12 +82,35 @@ export async function approve(req: ApproveRequest): Promise<ApproveOutcome> {
   return out;
 }
 
+/** Steps 1 and 2 of the header; the claim, when taken, is released whatever happens after. */
 async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
-  // Long enough for a loaded machine to redraw; a CLI that answered clears the prompt at once.
-  const settleMs = req.settleMs ?? 3_000;
-  const pollMs = req.pollMs ?? 100;
   const base: Partial<ApproveOutcome> = { dry_run: req.dryRun };
+  const upFront = refusedFromInventory(req, base);
+  if (upFront !== null) return upFront;
 
+  // Where every approver of this user looks, whatever its environment; 74 when nowhere can hold it.
+  const paths = await claimPaths(req.socketPath, req.pane.id, req.runtimeBases);
+  if (req.dryRun) return await lookOnly(req, paths, base);
+
+  const claim = await takeClaim(paths);
+  if (!claim.ok) {
+    return refused("claimed", `${claimedBy(req.pane.id, claim)}; no keys sent`, {
+      ...base,
+      claim: claim.path,
+    });
+  }
+  try {
+    return await approveClaimed(req, { ...base, claim: claim.claim.paths[0] ?? null });
+  } finally {
+    await claim.claim.release();
+  }
+}
+
+/** The refusals the pane inventory alone decides, before any claim or capture; else null. */
+function refusedFromInventory(
+  req: ApproveRequest,
+  base: Partial<ApproveOutcome>,
+): ApproveOutcome | null {
   if (req.orchestrator.is) {
     return refused(
       "orchestrator",
@@ -161,58 +120,53 @@ async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
       base,
     );
   }
+  if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(req.pane), base);
+  return null;
+}
 
-  // No broadcast: in a window with synchronize-panes on, the digit would reach every other
-  // synchronized pane too. Checked on the inventory now and on the capture the key is sent on.
-  const syncMessage = (tail = "no keys sent") =>
-    `window ${req.pane.windowId} (${req.pane.sessionName}:${req.pane.windowIndex}) has tmux ` +
-    `synchronize-panes on: a key to ${req.pane.id} would be typed into every synchronized pane of ` +
-    `it; ${tail} (turn it off: tmux set-option -w -t ${req.pane.windowId} synchronize-panes off)`;
-  if (req.pane.windowSynchronized) return refused("synchronized", syncMessage(), base);
+function claimedBy(paneId: string, c: { holder: string; ageMs: number; path: string }): string {
+  return `pane ${paneId} is claimed by another approver (${c.holder || "unknown"}, ${
+    Math.round(c.ageMs / 1000)
+  }s old, ${c.path})`;
+}
 
-  // Where every approver of this user looks, whatever its environment; 74 when nowhere can hold it.
-  const paths = await claimPaths(req.socketPath, req.pane.id, req.runtimeBases);
-  if (req.dryRun) {
-    let peek: Awaited<ReturnType<typeof peekClaim>>;
-    try {
-      peek = await peekClaim(paths);
-    } catch (e) {
-      throw claimPathError(e) ?? e;
-    }
-    base.claim = peek.path;
-    if (peek.held) {
-      return refused(
-        "claimed",
-        `pane ${req.pane.id} is claimed by another approver (${peek.holder || "unknown"}, ${
-          Math.round(peek.ageMs / 1000)
-        }s old, ${peek.path})`,
-        base,
-      );
-    }
-    const cap = await capturePane(req.server, req.pane.id, { styled: true });
-    const v = req.judge(cap);
-    base.before = summary(v);
-    const g = gate(v, req.words);
-    if (!g.ok) return refused(g.reason, g.message, base);
-    return {
-      outcome: "would-approve",
-      reason: null,
-      message: `would press ${g.key === "1" ? "1" : "Enter"} (option 1: "${g.option}")`,
-      exit_code: APPROVE_EXIT["would-approve"],
-      sent: [],
-      key: g.key,
-      form: g.form,
-      option: g.option,
-      dry_run: true,
-      claim: peek.path,
-      before: base.before,
-      after: null,
-    };
-  }
-
-  let claim: Awaited<ReturnType<typeof acquireClaim>>;
+/** --dry-run: look at the claim without taking it, and gate one capture; no key is ever sent. */
+async function lookOnly(
+  req: ApproveRequest,
+  paths: string[],
+  base: Partial<ApproveOutcome>,
+): Promise<ApproveOutcome> {
+  let peek: Awaited<ReturnType<typeof peekClaim>>;
   try {
-    claim = await acquireClaim(paths);
+    peek = await peekClaim(paths);
+  } catch (e) {
+    throw claimPathError(e) ?? e;
+  }
+  const looked = { ...base, claim: peek.path };
+  if (peek.held) return refused("claimed", claimedBy(req.pane.id, peek), looked);
+  const v = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+  const judged = { ...looked, before: summary(v) };
+  const g = gate(v, req.words);
+  if (!g.ok) return refused(g.reason, g.message, judged);
+  return {
+    outcome: "would-approve",
+    reason: null,
+    message: `would press ${g.key === "1" ? "1" : "Enter"} (option 1: "${g.option}")`,
+    exit_code: APPROVE_EXIT["would-approve"],
+    sent: [],
+    key: g.key,
+    form: g.form,
+    option: g.option,
+    dry_run: true,
+    claim: peek.path,
+    before: judged.before,
+    after: null,
+  };
+}
+
+async function takeClaim(paths: string[]): Promise<ClaimResult> {
+  try {
+    return await acquireClaim(paths);
   } catch (e) {
     throw claimPathError(e) ?? new DroverError(
       "IO_FAILED",
@@ -222,159 +176,62 @@ async function gatedApprove(req: ApproveRequest): Promise<ApproveOutcome> {
       { cause: e },
     );
   }
-  if (!claim.ok) {
-    return refused(
-      "claimed",
-      `pane ${req.pane.id} is claimed by another approver (${claim.holder || "unknown"}, ${
-        Math.round(claim.ageMs / 1000)
-      }s old, ${claim.path}); no keys sent`,
-      { ...base, claim: claim.path },
-    );
+}
+
+/** Steps 3 to 6 of the header, with the claim held: `base` carries the claim's path. */
+async function approveClaimed(
+  req: ApproveRequest,
+  base: Partial<ApproveOutcome>,
+): Promise<ApproveOutcome> {
+  const first = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
+  const judged = { ...base, before: summary(first) };
+  const g1 = gate(first, req.words);
+  if (!g1.ok) return refused(g1.reason, `${g1.message}; no keys sent`, judged);
+
+  if (req.beforeReconfirm) await req.beforeReconfirm();
+
+  const confirmed = await reconfirm(req, first, g1, judged);
+  if ("refusal" in confirmed) return confirmed.refusal;
+  return await sendAndConfirm({
+    server: req.server,
+    pane: req.pane,
+    judge: req.judge,
+    base: judged,
+    fresh: confirmed.fresh,
+    go: confirmed.go,
+    fp: fingerprint(confirmed.fresh),
+    // Long enough for a loaded machine to redraw; a CLI that answered clears the prompt at once.
+    settleMs: req.settleMs ?? 3_000,
+    pollMs: req.pollMs ?? 100,
+  });
+}
+
+/**
+ * The fresh capture the key is sent on: the condition is re-confirmed on it alone, and in the
+ * same tmux call, that the window is not synchronized.
+ */
+async function reconfirm(
+  req: ApproveRequest,
+  first: JudgedVerdicts,
+  g1: GateGo,
+  base: Partial<ApproveOutcome>,
+): Promise<{ refusal: ApproveOutcome } | { fresh: JudgedVerdicts; go: GateGo }> {
+  const freshCap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
+  if (freshCap.synchronized) {
+    return { refusal: refused("synchronized", syncMessage(req.pane), base) };
   }
-  base.claim = claim.claim.paths[0] ?? null;
-  try {
-    const first = req.judge(await capturePane(req.server, req.pane.id, { styled: true }));
-    base.before = summary(first);
-    const g1 = gate(first, req.words);
-    if (!g1.ok) return refused(g1.reason, `${g1.message}; no keys sent`, base);
-
-    if (req.beforeReconfirm) await req.beforeReconfirm();
-
-    // The fresh capture the key is sent on: the condition is re-confirmed on it alone, and in the
-    // same tmux call, that the window is not synchronized.
-    const freshCap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
-    if (freshCap.synchronized) return refused("synchronized", syncMessage(), base);
-    const fresh = req.judge(freshCap);
-    const g2 = gate(fresh, req.words);
-    if (!g2.ok || fingerprint(fresh) !== fingerprint(first) || g2.key !== g1.key) {
-      return refused(
+  const fresh = req.judge(freshCap);
+  const g2 = gate(fresh, req.words);
+  if (!g2.ok || fingerprint(fresh) !== fingerprint(first) || g2.key !== g1.key) {
+    return {
+      refusal: refused(
         "prompt-changed",
         `the prompt changed or cleared between the gate capture and the send (now: ${fresh.state}${
           g2.ok ? ", a different prompt" : `, ${g2.reason}`
         }); no keys sent`,
         { ...base, after: { ...summary(fresh), same_prompt: false } },
-      );
-    }
-
-    const sent: string[] = [g2.key];
-    await sendKeys(req.server, req.pane.id, [g2.key]);
-    const fp = fingerprint(fresh);
-    // Where the digit went: more "1"s in an input line than on the capture it was sent on.
-    const ones = (v: JudgedVerdicts) => (v.input_box ?? "").split("1").length - 1;
-    const keyInInput = (v: JudgedVerdicts | null) =>
-      g2.key === "1" && v !== null && ones(v) > ones(fresh);
-
-    let synchronizedNow = false;
-    const settle = async (): Promise<JudgedVerdicts | null> => {
-      const deadline = Date.now() + settleMs;
-      let last: JudgedVerdicts | null = null;
-      for (;;) {
-        await sleep(pollMs);
-        try {
-          const cap = await capturePane(req.server, req.pane.id, { styled: true, sync: true });
-          synchronizedNow = cap.synchronized === true;
-          last = req.judge(cap);
-        } catch {
-          return null;
-        }
-        const same = last.live_prompt && last.permission_prompt && fingerprint(last) === fp;
-        if (!same || keyInInput(last) || Date.now() >= deadline) return last;
-      }
+      ),
     };
-    const stillSame = (v: JudgedVerdicts | null) =>
-      v !== null && v.live_prompt && v.permission_prompt && fingerprint(v) === fp;
-
-    /** What was sent and what the last capture showed: the body of every report from here on. */
-    const report = (v: JudgedVerdicts | null) => ({
-      sent,
-      key: g2.key,
-      form: g2.form,
-      option: g2.option,
-      dry_run: false,
-      claim: base.claim ?? null,
-      before: base.before ?? null,
-      after: v === null ? null : { ...summary(v), same_prompt: stillSame(v) },
-    });
-
-    let after = await settle();
-    if (keyInInput(after)) {
-      // Marked on the pane itself, so no drive tick later submits the stray digit as input.
-      await setPaneOption(req.server, req.pane.id, STRAY_KEY_OPTION, g2.key).catch(() => {});
-      return {
-        ...report(after),
-        outcome: "key-in-input",
-        reason: "key-in-input",
-        message: `sent 1, and a "1" showed up in the pane's input line (${
-          JSON.stringify((after!.input_box ?? "").slice(0, 60))
-        }): the prompt was not what it looked like; nothing more sent — clear the input line by hand`,
-        exit_code: APPROVE_EXIT["key-in-input"],
-      };
-    }
-    if (synchronizedNow && stillSame(after)) {
-      return {
-        ...report(after),
-        outcome: "refused",
-        reason: "synchronized",
-        message: `sent 1; then ${syncMessage("no Enter sent")}`,
-        exit_code: APPROVE_EXIT.synchronized,
-      };
-    }
-    let enterFailed = "";
-    // The one Enter is earned: the digit went out, and the same live modal shows option 1 selected
-    // with no digit in an input line. After a choice row's Enter, a second would answer twice.
-    if (g2.key === "1" && stillSame(after) && optionOneSelected(after!)) {
-      try {
-        await sendKeys(req.server, req.pane.id, ["Enter"]);
-        sent.push("Enter");
-        after = await settle();
-      } catch (e) {
-        // The digit is already out: report what happened instead of an error that hides it.
-        enterFailed = e instanceof Error ? e.message : String(e);
-      }
-    }
-    if (g2.key === "Enter" && stillSame(after)) {
-      // A choice row gets no second key, so it gets the digit path's second window to be seen
-      // going: a slow CLI (OpenCode under load) redraws after the first window. Only watching.
-      after = await settle();
-    }
-    const done = { ...report(after), reason: null };
-    if (enterFailed !== "") {
-      return {
-        ...done,
-        outcome: "unconfirmed",
-        message: `sent ${
-          sent.join(" + ")
-        }; the prompt stayed and the Enter failed (${enterFailed})`,
-        exit_code: APPROVE_EXIT.unconfirmed,
-      };
-    }
-    if (after === null) {
-      return {
-        ...done,
-        outcome: "unconfirmed",
-        message: `sent ${sent.join(" + ")}; the pane could not be captured afterwards`,
-        exit_code: APPROVE_EXIT.unconfirmed,
-      };
-    }
-    if (stillSame(after)) {
-      return {
-        ...done,
-        outcome: "unconfirmed",
-        message: `sent ${
-          sent.join(" + ")
-        }; the same prompt is still live (not retried — look at the pane)`,
-        exit_code: APPROVE_EXIT.unconfirmed,
-      };
-    }
-    return {
-      ...done,
-      outcome: "approved",
-      message: `approved option 1 ("${g2.option}") with ${
-        sent.join(" + ")
-      }; the prompt is gone (${after.state})`,
-      exit_code: APPROVE_EXIT.approved,
-    };
-  } finally {
-    await claim.claim.release();
   }
+  return { fresh, go: g2 };
 }

@@ -13,7 +13,7 @@ import { type GateWords, shippedGateWords } from "../profile/gate_words.ts";
 
 /**
  * The prompt verdicts every approval judges and reports, lib/detect's own fields by their names:
- * approve's `before`/`after` summaries (mod.ts ScreenSummary) are these plus the state.
+ * approve's `before`/`after` summaries (outcome.ts ScreenSummary) are these plus the state.
  */
 export type PromptVerdicts = Pick<
   Verdicts,

@@ -16,7 +16,7 @@ import type { CompiledPattern } from "../regex/mod.ts";
 import { CONFIG_MAX_BYTES, tooLarge } from "./size.ts";
 import { zodIssues } from "../toml/issues.ts";
 import { configSchema, GIT_PAW_CLI_KEYS, unknownKeyReason } from "./schema.ts";
-import { keyLines } from "../toml/key_lines.ts";
+import { type KeyLines, keyLines } from "../toml/key_lines.ts";
 import {
   type CliEntry,
   type Config,
@@ -35,12 +35,36 @@ let schema: ReturnType<typeof configSchema<CompiledPattern>> | undefined;
 
 const KNOWN_TOP = new Set(["default_cli", "clis", "drive"]);
 
+type ConfigDoc = ReturnType<NonNullable<typeof schema>["parse"]>;
+type CliDoc = NonNullable<ConfigDoc["clis"]>[string];
+type DriveDoc = NonNullable<ConfigDoc["drive"]>;
+
 /** Parse configuration text (exported for tests and `config check` on a given file). */
 export function parseConfig(text: string, file: string, source: ConfigSource = "flag"): Config {
   if (new TextEncoder().encode(text).length > CONFIG_MAX_BYTES) throw tooLarge(file);
-  let doc: Record<string, unknown>;
+  const doc = tomlDocument(text, file);
+  const lines = keyLines(text);
+  const d = validated(doc, lines, file);
+  const unknown: UnknownEntry[] = Object.keys(doc).filter((k) => !KNOWN_TOP.has(k))
+    .map((key) => ({ key, line: lines.lineOf([key]) }));
+  const clis: Record<string, CliEntry> = {};
+  for (const [name, e] of Object.entries(d.clis ?? {})) clis[name] = cliEntry(name, e, lines);
+  const dv = d.drive ?? {};
+  return Object.freeze({
+    path: file,
+    source,
+    defaultCli: d.default_cli === undefined ? null : d.default_cli.trim().split(/\s+/)[0],
+    clis,
+    drive: driveConfig(dv),
+    unknown,
+    allowLines: (dv.allow ?? []).map((_, i) => lines.lineOf(["drive", "allow", i])),
+  });
+}
+
+/** The TOML document, or CONFIG_INVALID naming the parser's first complaint and its line. */
+function tomlDocument(text: string, file: string): Record<string, unknown> {
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    return parseToml(text) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof TomlError) {
       const first = String(e.message).split("\n")[0].replace(/^Invalid TOML document: /, "")
@@ -50,54 +74,57 @@ export function parseConfig(text: string, file: string, source: ConfigSource = "
     }
     throw e;
   }
-  const lines = keyLines(text);
+}
+
+/** The document checked against the schema; else every issue at its line, in line order. */
+function validated(doc: Record<string, unknown>, lines: KeyLines, file: string): ConfigDoc {
   schema ??= configSchema(checkPattern);
   const r = schema.safeParse(doc);
-  if (!r.success) {
-    const issues = zodIssues(
-      r.error.issues,
-      (path, key) =>
-        path.at(-1) === "prompt_profile" ? unknownFieldReason(key) : unknownKeyReason(path, key),
-    ).map((i): ConfigIssue => ({
-      file,
-      line: lines.lineOf(i.path),
-      field: fieldPath(i.path),
-      reason: i.reason,
-    }));
-    issues.sort((a, b) => a.line - b.line);
-    throw configError(issues);
+  if (r.success) return r.data;
+  const issues = zodIssues(
+    r.error.issues,
+    (path, key) =>
+      path.at(-1) === "prompt_profile" ? unknownFieldReason(key) : unknownKeyReason(path, key),
+  ).map((i): ConfigIssue => ({
+    file,
+    line: lines.lineOf(i.path),
+    field: fieldPath(i.path),
+    reason: i.reason,
+  }));
+  issues.sort((a, b) => a.line - b.line);
+  throw configError(issues);
+}
+
+/** One validated `[clis.<name>]` table as a frozen CliEntry, with the line of each field. */
+function cliEntry(name: string, e: CliDoc, lines: KeyLines): CliEntry {
+  const base = ["clis", name];
+  const { values, patterns } = splitPatterns(e.prompt_profile ?? {});
+  const promptProfileLines: Partial<Record<FieldName, number>> = {};
+  for (const f of Object.keys(values) as FieldName[]) {
+    promptProfileLines[f] = lines.lineOf([...base, "prompt_profile", f]);
   }
-  const d = r.data;
-  const unknown: UnknownEntry[] = Object.keys(doc).filter((k) => !KNOWN_TOP.has(k))
-    .map((key) => ({ key, line: lines.lineOf([key]) }));
-  const clis: Record<string, CliEntry> = {};
-  for (const [name, e] of Object.entries(d.clis ?? {})) {
-    const base = ["clis", name];
-    const { values, patterns } = splitPatterns(e.prompt_profile ?? {});
-    const promptProfileLines: Partial<Record<FieldName, number>> = {};
-    for (const f of Object.keys(values) as FieldName[]) {
-      promptProfileLines[f] = lines.lineOf([...base, "prompt_profile", f]);
-    }
-    const extra: Record<string, unknown> = {};
-    for (const k of GIT_PAW_CLI_KEYS) {
-      if (k in e) extra[k] = (e as Record<string, unknown>)[k];
-    }
-    clis[name] = Object.freeze({
-      name,
-      command: e.command ?? null,
-      args: e.args ?? [],
-      prompt: (e.prompt ?? null) as PromptStyle | null,
-      env: e.env ?? {},
-      enabled: e.enabled ?? true,
-      promptProfile: values,
-      promptProfilePatterns: patterns,
-      promptProfileLines,
-      extra,
-      line: lines.lineOf(base),
-    });
+  const extra: Record<string, unknown> = {};
+  for (const k of GIT_PAW_CLI_KEYS) {
+    if (k in e) extra[k] = (e as Record<string, unknown>)[k];
   }
+  return Object.freeze({
+    name,
+    command: e.command ?? null,
+    args: e.args ?? [],
+    prompt: (e.prompt ?? null) as PromptStyle | null,
+    env: e.env ?? {},
+    enabled: e.enabled ?? true,
+    promptProfile: values,
+    promptProfilePatterns: patterns,
+    promptProfileLines,
+    extra,
+    line: lines.lineOf(base),
+  });
+}
+
+/** The [drive] table with its keys renamed to DriveConfig's (durations say they are ms). */
+function driveConfig(dv: DriveDoc | Record<string, never>): DriveConfig {
   const drive: Record<string, unknown> = {};
-  const dv = d.drive ?? {};
   const rename: Record<string, string> = {
     nudge_every: "nudgeEveryMs",
     dedup_window: "dedupWindowMs",
@@ -107,15 +134,7 @@ export function parseConfig(text: string, file: string, source: ConfigSource = "
     resume_margin: "resumeMarginMs",
   };
   for (const [k, v] of Object.entries(dv)) if (v !== undefined) drive[rename[k] ?? k] = v;
-  return Object.freeze({
-    path: file,
-    source,
-    defaultCli: d.default_cli === undefined ? null : d.default_cli.trim().split(/\s+/)[0],
-    clis,
-    drive: Object.freeze(drive) as DriveConfig,
-    unknown,
-    allowLines: (dv.allow ?? []).map((_, i) => lines.lineOf(["drive", "allow", i])),
-  });
+  return Object.freeze(drive) as DriveConfig;
 }
 
 function configError(issues: ConfigIssue[]): DroverError {

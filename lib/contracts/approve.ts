@@ -12,7 +12,7 @@ import {
 import { OPTION } from "./verdicts.ts";
 
 /**
- * What the gate saw on a capture (before sending, after sending): lib/approve/approve.ts
+ * What the gate saw on a capture (before sending, after sending): lib/approve/outcome.ts
  * ScreenSummary, held equal to this in lib/cli/contract_checks.ts.
  */
 const JUDGED = z.looseObject({

@@ -117,7 +117,40 @@ export function resolveProfile(cliName: string, config: ProfileConfig): Resolved
 
   const entry = config.clis[cli];
   const shipped = shippedLayerFor(cli, entry);
-  const def = defaultProfile();
+  const { values, sources, compiled } = layeredFields({
+    entry,
+    configFile: config.path ?? "(config)",
+    shipped,
+    def: defaultProfile(),
+  });
+  const v = values as unknown as ProfileValues;
+  const resolved: ResolvedProfile = Object.freeze({
+    cli,
+    shipped: shipped?.id ?? null,
+    values: Object.freeze(v),
+    sources: Object.freeze(sources) as Record<FieldName, FieldSource>,
+    matchers: matchersFor(v, compiled),
+  });
+  perConfig.set(cli, resolved);
+  return resolved;
+}
+
+/** The three layers one CLI's fields come from, highest first (the header's list). */
+interface Layers {
+  readonly entry: CliLayer | undefined;
+  /** What a config-layer source names as its file. */
+  readonly configFile: string;
+  readonly shipped: ShippedProfile | null;
+  readonly def: ShippedProfile;
+}
+
+/** Each field's value from the first layer that sets it, where it came from, its compiled pattern. */
+function layeredFields(layers: Layers): {
+  values: Record<string, unknown>;
+  sources: Record<string, FieldSource>;
+  compiled: Record<string, CompiledPattern>;
+} {
+  const { entry, shipped, def } = layers;
   const values: Record<string, unknown> = {};
   const sources: Record<string, FieldSource> = {};
   const compiled: Record<string, CompiledPattern> = {};
@@ -127,27 +160,17 @@ export function resolveProfile(cliName: string, config: ProfileConfig): Resolved
       values[name] = entry.promptProfile[name];
       sources[name] = {
         layer: "config",
-        file: config.path ?? "(config)",
+        file: layers.configFile,
         line: entry.promptProfileLines[name] ?? entry.line,
       };
       if (f.kind === "pattern") compiled[name] = entry.promptProfilePatterns[name]!;
     } else if (shipped && shipped.values[name] !== undefined) {
       values[name] = shipped.values[name];
-      sources[name] = {
-        layer: "shipped",
-        profile: shipped.id,
-        file: shipped.file,
-        line: shipped.lines[name] ?? 1,
-      };
+      sources[name] = shippedSource("shipped", shipped, name);
       if (f.kind === "pattern") compiled[name] = shipped.patterns[name]!;
     } else if (def.values[name] !== undefined) {
       values[name] = def.values[name];
-      sources[name] = {
-        layer: "default",
-        profile: def.id,
-        file: def.file,
-        line: def.lines[name] ?? 1,
-      };
+      sources[name] = shippedSource("default", def, name);
       if (f.kind === "pattern") compiled[name] = def.patterns[name]!;
     } else {
       // An extension field nobody sets: its detector is off (empty list / no pattern).
@@ -155,7 +178,22 @@ export function resolveProfile(cliName: string, config: ProfileConfig): Resolved
       sources[name] = { layer: "unset" };
     }
   }
-  const v = values as unknown as ProfileValues;
+  return { values, sources, compiled };
+}
+
+function shippedSource(
+  layer: "shipped" | "default",
+  p: ShippedProfile,
+  name: FieldName,
+): FieldSource {
+  return { layer, profile: p.id, file: p.file, line: p.lines[name] ?? 1 };
+}
+
+/** The precompiled forms of resolved values (ProfileMatchers), frozen. */
+function matchersFor(
+  v: ProfileValues,
+  compiled: Record<string, CompiledPattern>,
+): ProfileMatchers {
   const markers: Record<string, string[]> = {};
   const patterns: Record<string, Matcher | null> = {};
   const ere: Record<string, string> = {};
@@ -171,27 +209,23 @@ export function resolveProfile(cliName: string, config: ProfileConfig): Resolved
       ereAlternatives[f.name] = c ? c.ereAlternatives : [];
     }
   }
-  const broadGrant = [v.broad_grant_marker, ...v.broad_grant_markers].flatMap((m) => {
+  return Object.freeze({
+    markers: markers as Record<MarkerField, string[]>,
+    broadGrant: broadGrantMarkers(v),
+    patterns: patterns as
+      & Record<SeedPatternField, Matcher>
+      & Record<PatternField, Matcher | null>,
+    ere: ere as Record<PatternField, string>,
+    ereAlternatives: ereAlternatives as Record<PatternField, readonly string[]>,
+  });
+}
+
+/** broad_grant_marker + broad_grant_markers lowercased, each with its ' and ’ spellings, once. */
+function broadGrantMarkers(v: ProfileValues): string[] {
+  return [v.broad_grant_marker, ...v.broad_grant_markers].flatMap((m) => {
     const low = m.toLowerCase();
     return [low, low.replaceAll("'", "\u2019"), low.replaceAll("\u2019", "'")];
   }).filter((m, i, all) => all.indexOf(m) === i);
-  const resolved: ResolvedProfile = Object.freeze({
-    cli,
-    shipped: shipped?.id ?? null,
-    values: Object.freeze(v),
-    sources: Object.freeze(sources) as Record<FieldName, FieldSource>,
-    matchers: Object.freeze({
-      markers: markers as Record<MarkerField, string[]>,
-      broadGrant,
-      patterns: patterns as
-        & Record<SeedPatternField, Matcher>
-        & Record<PatternField, Matcher | null>,
-      ere: ere as Record<PatternField, string>,
-      ereAlternatives: ereAlternatives as Record<PatternField, readonly string[]>,
-    }),
-  });
-  perConfig.set(cli, resolved);
-  return resolved;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { DriveConfig } from "../config/load.ts";
 import { invalidArgument } from "../errors.ts";
-import { DRIVE_DURATIONS, readDuration } from "../config/duration.ts";
+import { DRIVE_DURATIONS, type DurationRange, readDuration } from "../config/duration.ts";
 
 export const DEFAULTS = {
   intervalMs: 15_000,
@@ -71,61 +71,123 @@ export function defaultStateDir(env: (k: string) => string | undefined): string 
   return undefined;
 }
 
+/**
+ * A duration flag, else the [drive] value, else the built-in default. A [drive] duration was
+ * checked against the same range when the config was loaded.
+ */
+function durationSetting(
+  text: string | undefined,
+  flag: string,
+  range: DurationRange,
+  configured: number | undefined,
+  fallback: number,
+): number {
+  return text !== undefined ? readDuration(text, flag, range) : configured ?? fallback;
+}
+
+function requireSession(session: string | undefined): string {
+  if (!session || session.trim() === "") {
+    throw invalidArgument("drive needs a session: pass --session S (or set [drive].session)");
+  }
+  return session.trim();
+}
+
+function checkApprove(approve: string): "none" | "allowlist" {
+  if (approve !== "none" && approve !== "allowlist") {
+    throw invalidArgument(`--approve must be "none" or "allowlist", got "${approve}"`);
+  }
+  return approve;
+}
+
+/** The nudge text and its period; the period defaults only when there is a text to send. */
+function resolveNudge(flags: DriveFlags, cfg: DriveConfig): { nudge?: string; everyMs?: number } {
+  const nudge = flags.nudge ?? cfg.nudge;
+  const everyMs = flags.nudgeEvery !== undefined
+    ? readDuration(flags.nudgeEvery, "--nudge-every", DRIVE_DURATIONS.nudge_every)
+    : cfg.nudgeEveryMs;
+  if (everyMs !== undefined && (nudge === undefined || nudge.trim() === "")) {
+    throw invalidArgument("--nudge-every needs --nudge TEXT (or [drive].nudge)");
+  }
+  if (nudge !== undefined && nudge.trim() === "") throw invalidArgument("--nudge text is empty");
+  return nudge !== undefined ? { nudge, everyMs: everyMs ?? DEFAULTS.nudgeEveryMs } : {};
+}
+
+function resolveResume(
+  flags: DriveFlags,
+  cfg: DriveConfig,
+): { resume?: string; marginMs: number } {
+  const resume = flags.resume ?? cfg.resume;
+  if (resume !== undefined && resume.trim() === "") throw invalidArgument("--resume text is empty");
+  const marginMs = durationSetting(
+    flags.resumeMargin,
+    "--resume-margin",
+    DRIVE_DURATIONS.resume_margin,
+    cfg.resumeMarginMs,
+    DEFAULTS.resumeMarginMs,
+  );
+  if (flags.resumeMargin !== undefined && resume === undefined) {
+    throw invalidArgument("--resume-margin needs --resume TEXT (or [drive].resume)");
+  }
+  return { resume, marginMs };
+}
+
+/** The hidden --now flag as epoch ms. */
+function parseNow(now: string | undefined): number | undefined {
+  if (now === undefined) return undefined;
+  const startAt = Date.parse(now);
+  if (!Number.isFinite(startAt)) {
+    throw invalidArgument(`--now: "${now}" is not an ISO 8601 instant`);
+  }
+  return startAt;
+}
+
+function resolveStateDir(
+  stateDir: string | undefined,
+  env: (k: string) => string | undefined,
+): string {
+  const dir = stateDir ?? defaultStateDir(env);
+  if (!dir) {
+    throw invalidArgument("no state directory: set HOME or XDG_STATE_HOME, or pass --state DIR");
+  }
+  return dir;
+}
+
 export function resolveDriveOptions(
   flags: DriveFlags,
   cfg: DriveConfig,
   env: (k: string) => string | undefined = (k) => Deno.env.get(k),
 ): DriveOptions {
-  const session = flags.session ?? cfg.session;
-  if (!session || session.trim() === "") {
-    throw invalidArgument("drive needs a session: pass --session S (or set [drive].session)");
-  }
-  // A [drive] duration was checked against the same range when the config was loaded.
-  const intervalMs = flags.interval !== undefined
-    ? readDuration(flags.interval, "--interval", DRIVE_DURATIONS.interval)
-    : cfg.intervalMs ?? DEFAULTS.intervalMs;
-  const approve = flags.approve ?? cfg.approve ?? "none";
-  if (approve !== "none" && approve !== "allowlist") {
-    throw invalidArgument(`--approve must be "none" or "allowlist", got "${approve}"`);
-  }
+  // Resolved in this order so that of several mistakes the same one is reported first.
+  const session = requireSession(flags.session ?? cfg.session);
+  const intervalMs = durationSetting(
+    flags.interval,
+    "--interval",
+    DRIVE_DURATIONS.interval,
+    cfg.intervalMs,
+    DEFAULTS.intervalMs,
+  );
+  const approve = checkApprove(flags.approve ?? cfg.approve ?? "none");
   const allow = [...(flags.allow ?? cfg.allow ?? [])].map((a) => a.trim()).filter((a) => a !== "");
-  const nudge = flags.nudge ?? cfg.nudge;
-  const nudgeEveryText = flags.nudgeEvery;
-  let nudgeEveryMs = nudgeEveryText !== undefined
-    ? readDuration(nudgeEveryText, "--nudge-every", DRIVE_DURATIONS.nudge_every)
-    : cfg.nudgeEveryMs;
-  if (nudgeEveryMs !== undefined && (nudge === undefined || nudge.trim() === "")) {
-    throw invalidArgument("--nudge-every needs --nudge TEXT (or [drive].nudge)");
-  }
-  if (nudge !== undefined && nudge.trim() === "") throw invalidArgument("--nudge text is empty");
-  if (nudge !== undefined) nudgeEveryMs ??= DEFAULTS.nudgeEveryMs;
-  const dedupWindowMs = flags.dedupWindow !== undefined
-    ? readDuration(flags.dedupWindow, "--dedup-window", DRIVE_DURATIONS.dedup_window)
-    : cfg.dedupWindowMs ?? DEFAULTS.dedupWindowMs;
-  const hookTimeoutMs = flags.hookTimeout !== undefined
-    ? readDuration(flags.hookTimeout, "--hook-timeout", DRIVE_DURATIONS.hook_timeout)
-    : cfg.hookTimeoutMs ?? DEFAULTS.hookTimeoutMs;
-  const resume = flags.resume ?? cfg.resume;
-  if (resume !== undefined && resume.trim() === "") throw invalidArgument("--resume text is empty");
-  const resumeMarginMs = flags.resumeMargin !== undefined
-    ? readDuration(flags.resumeMargin, "--resume-margin", DRIVE_DURATIONS.resume_margin)
-    : cfg.resumeMarginMs ?? DEFAULTS.resumeMarginMs;
-  if (flags.resumeMargin !== undefined && resume === undefined) {
-    throw invalidArgument("--resume-margin needs --resume TEXT (or [drive].resume)");
-  }
-  let startAt: number | undefined;
-  if (flags.now !== undefined) {
-    startAt = Date.parse(flags.now);
-    if (!Number.isFinite(startAt)) {
-      throw invalidArgument(`--now: "${flags.now}" is not an ISO 8601 instant`);
-    }
-  }
-  const stateDir = flags.state ?? cfg.state ?? defaultStateDir(env);
-  if (!stateDir) {
-    throw invalidArgument("no state directory: set HOME or XDG_STATE_HOME, or pass --state DIR");
-  }
+  const nudge = resolveNudge(flags, cfg);
+  const dedupWindowMs = durationSetting(
+    flags.dedupWindow,
+    "--dedup-window",
+    DRIVE_DURATIONS.dedup_window,
+    cfg.dedupWindowMs,
+    DEFAULTS.dedupWindowMs,
+  );
+  const hookTimeoutMs = durationSetting(
+    flags.hookTimeout,
+    "--hook-timeout",
+    DRIVE_DURATIONS.hook_timeout,
+    cfg.hookTimeoutMs,
+    DEFAULTS.hookTimeoutMs,
+  );
+  const resume = resolveResume(flags, cfg);
+  const startAt = parseNow(flags.now);
+  const stateDir = resolveStateDir(flags.state ?? cfg.state, env);
   const out: DriveOptions = {
-    session: session.trim(),
+    session,
     once: flags.once === true,
     intervalMs,
     approve,
@@ -135,15 +197,15 @@ export function resolveDriveOptions(
     stateDir,
     confirmMs: DEFAULTS.confirmMs,
     verifyMs: DEFAULTS.verifyMs,
-    resumeMarginMs,
+    resumeMarginMs: resume.marginMs,
   };
-  if (resume !== undefined) out.resume = resume;
+  if (resume.resume !== undefined) out.resume = resume.resume;
   if (startAt !== undefined) out.startAt = startAt;
   const orch = flags.orchestrator ?? cfg.orchestrator;
   if (orch !== undefined) out.orchestrator = orch;
-  if (nudge !== undefined) {
-    out.nudge = nudge;
-    out.nudgeEveryMs = nudgeEveryMs;
+  if (nudge.nudge !== undefined) {
+    out.nudge = nudge.nudge;
+    out.nudgeEveryMs = nudge.everyMs;
   }
   const events = flags.events ?? cfg.events;
   if (events !== undefined) out.events = events;

@@ -6,10 +6,10 @@
 import { DroverError, invalidArgument, panesSynchronized } from "../errors.ts";
 import {
   type CreatedPane,
+  type CreateSpec,
   newSession,
   newWindow,
   selectCreated,
-  type Selection,
   selectionPreserved,
   selectionSnapshot,
   sessionExists,
@@ -24,7 +24,14 @@ import type { TmuxServer } from "../tmux/run.ts";
 import { type Availability, cachedAvailability } from "./availability.ts";
 import { paneCommand, writeCarrier } from "./carrier.ts";
 import { MAX_PROMPT_BYTES } from "./prompt.ts";
-import { type CliOverride, formatPromptForm, lookupRecipe, promptArgv } from "./recipes.ts";
+import {
+  type CliOverride,
+  formatPromptForm,
+  type LaunchArgv,
+  lookupRecipe,
+  promptArgv,
+  type Recipe,
+} from "./recipes.ts";
 
 export const DIRECTIONS = ["right", "left", "up", "down"] as const;
 
@@ -141,14 +148,36 @@ async function checkCwd(cwd: string | undefined): Promise<string | undefined> {
   }
 }
 
-export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
-  data: LaunchData;
-  warnings: string[];
-}> {
+/** The checked request: the CLI's recipe, the prompt read from stdin and the argv that carries it. */
+interface Kickoff {
+  cwd: string | undefined;
+  recipe: Recipe;
+  prompt: string | undefined;
+  plan: LaunchArgv;
+}
+
+/** Where the new pane goes, resolved exactly before anything is created. */
+interface Placement {
+  /** The pane to split (--split). */
+  anchor?: PaneInfo;
+  /** The session to open a window in. */
+  sessionTarget?: string;
+  /** No session is called --session yet: create it. */
+  createSession: boolean;
+}
+
+/** The pane tmux made, and whether a new session came with it. */
+interface Created {
+  pane: CreatedPane;
+  /** False as well when a racing launch created the --session first (see newSessionOrWindow). */
+  sessionCreated: boolean;
+}
+
+/** Checks the flags, the --cwd and the CLI, then reads the prompt (only when it can be used). */
+async function readKickoff(req: LaunchRequest, deps: LaunchDeps): Promise<Kickoff> {
   checkFlags(req);
   const cwd = await checkCwd(req.cwd);
   const recipe = lookupRecipe(req.cli, deps.clis);
-  const warnings: string[] = [];
   // Refuse a prompt the CLI cannot take before reading a byte of it.
   if (req.prompt !== undefined) promptArgv(recipe, "x");
   const prompt = req.prompt !== undefined ? await deps.readPrompt() : undefined;
@@ -158,80 +187,83 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
   const plan = prompt !== undefined
     ? promptArgv(recipe, prompt)
     : { argv: [recipe.command, ...recipe.args], promptPrefix: "" };
+  return { cwd, recipe, prompt, plan };
+}
 
-  // Where the pane goes: resolved exactly before anything is created.
-  let anchor: PaneInfo | undefined;
-  let sessionTarget: string | undefined;
-  let createSession = false;
+async function resolvePlacement(req: LaunchRequest, deps: LaunchDeps): Promise<Placement> {
   if (req.split !== undefined) {
-    anchor = await resolveTarget(deps.server, req.anchor!);
-  } else if (req.session !== undefined) {
-    if (await sessionExists(deps.server, req.session)) sessionTarget = `=${req.session}`;
-    else createSession = true;
-  } else if (deps.insideServer && deps.currentPane) {
+    return { anchor: await resolveTarget(deps.server, req.anchor!), createSession: false };
+  }
+  if (req.session !== undefined) {
+    if (await sessionExists(deps.server, req.session)) {
+      return { sessionTarget: `=${req.session}`, createSession: false };
+    }
+    return { createSession: true };
+  }
+  if (deps.insideServer && deps.currentPane) {
     const id = await sessionOfPane(deps.server, deps.currentPane);
     if (!id) {
       throw invalidArgument("cannot tell which tmux session drover runs in; pass --session S");
     }
-    sessionTarget = id;
-  } else {
-    throw invalidArgument(
-      "outside tmux, launch needs --session S (a new window there, or a new session if none " +
-        "is called S) or --split DIR --anchor TARGET",
-    );
+    return { sessionTarget: id, createSession: false };
   }
+  throw invalidArgument(
+    "outside tmux, launch needs --session S (a new window there, or a new session if none " +
+      "is called S) or --split DIR --anchor TARGET",
+  );
+}
 
-  // No agent into a synchronized window: keys typed into any pane of it would reach the agent, and
-  // drover could never send it a key (issue 16). A split joins the anchor's window; a new window
-  // (or session) inherits the global window option.
+/**
+ * No agent into a synchronized window: keys typed into any pane of it would reach the agent, and
+ * drover could never send it a key (issue 16). A split joins the anchor's window; a new window
+ * (or session) inherits the global window option.
+ */
+async function refuseSynchronized(server: TmuxServer, anchor: PaneInfo | undefined) {
   if (anchor?.windowSynchronized) {
     throw panesSynchronized(`not splitting ${anchor.id} (${anchor.target})`, anchor.windowId);
   }
-  if (!anchor && await newWindowsSynchronized(deps.server)) {
+  if (!anchor && await newWindowsSynchronized(server)) {
     throw panesSynchronized("not creating a window for the agent", null);
   }
+}
 
-  const avail = (await cachedAvailability([recipe.command])).get(recipe.command)?.status ??
-    "unknown";
-  if (avail === "unavailable") {
-    warnings.push(
-      `"${recipe.command}" was not found on your login shell's PATH at the last \`drover clis ` +
-        "list` probe; launching anyway (the pane closes at once if it really is missing)",
-    );
-  }
+async function commandAvailability(command: string): Promise<Availability> {
+  return (await cachedAvailability([command])).get(command)?.status ?? "unknown";
+}
 
-  const before: Selection | undefined = req.background
-    ? await selectionSnapshot(deps.server)
-    : undefined;
+function unavailableWarning(command: string): string {
+  return `"${command}" was not found on your login shell's PATH at the last \`drover clis ` +
+    "list` probe; launching anyway (the pane closes at once if it really is missing)";
+}
+
+/** Writes the prompt's carrier file and creates the pane; the file goes again if tmux fails. */
+async function createPane(
+  server: TmuxServer,
+  req: LaunchRequest,
+  kickoff: Kickoff,
+  placement: Placement,
+): Promise<Created> {
+  const { recipe, prompt, plan } = kickoff;
   const carrier = prompt !== undefined ? await writeCarrier(prompt) : undefined;
-  const spec = {
+  const spec: CreateSpec = {
     command: paneCommand(
       plan.argv,
       carrier ? { path: carrier.path, prefix: plan.promptPrefix } : undefined,
     ),
-    cwd,
+    cwd: kickoff.cwd,
     env: recipe.env,
     windowName: req.title,
   };
-  let created: CreatedPane;
   try {
-    if (anchor) {
-      created = await splitPane(deps.server, anchor.id, req.split as SplitDirection, {
+    if (placement.anchor) {
+      const pane = await splitPane(server, placement.anchor.id, req.split as SplitDirection, {
         ...spec,
         windowName: undefined,
       });
-    } else if (createSession) {
-      try {
-        created = await newSession(deps.server, req.session!, spec);
-      } catch (e) {
-        // Another launch created the session between our check and new-session: use it.
-        if (!(e instanceof DroverError && /duplicate session/i.test(e.message))) throw e;
-        createSession = false;
-        created = await newWindow(deps.server, `=${req.session}`, spec);
-      }
-    } else {
-      created = await newWindow(deps.server, sessionTarget!, spec);
+      return { pane, sessionCreated: false };
     }
+    if (placement.createSession) return await newSessionOrWindow(server, req.session!, spec);
+    return { pane: await newWindow(server, placement.sessionTarget!, spec), sessionCreated: false };
   } catch (e) {
     await carrier?.remove();
     if (e instanceof DroverError && e.code === "TMUX_FAILED") {
@@ -239,22 +271,109 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
     }
     throw e;
   }
+}
 
-  // The pane exists from here on: a failure below must say which pane so it can be closed.
-  const target = `${created.session_name}:${created.window_index}.${created.pane_index}`;
+async function newSessionOrWindow(
+  server: TmuxServer,
+  session: string,
+  spec: CreateSpec,
+): Promise<Created> {
   try {
-    await setPaneOption(deps.server, created.pane_id, CLI_OPTION, recipe.name);
-    if (req.title !== undefined) await setPaneTitle(deps.server, created.pane_id, req.title);
-    if (!req.background && !createSession) await selectCreated(deps.server, created);
+    return { pane: await newSession(server, session, spec), sessionCreated: true };
+  } catch (e) {
+    // Another launch created the session between our check and new-session: use it.
+    if (!(e instanceof DroverError && /duplicate session/i.test(e.message))) throw e;
+    return { pane: await newWindow(server, `=${session}`, spec), sessionCreated: false };
+  }
+}
+
+function paneTarget(pane: CreatedPane): string {
+  return `${pane.session_name}:${pane.window_index}.${pane.pane_index}`;
+}
+
+/**
+ * Marks the pane with its CLI, titles it and (unless --background) selects it. The pane exists by
+ * now: a failure here must say which pane so it can be closed.
+ */
+async function finishPane(
+  server: TmuxServer,
+  req: LaunchRequest,
+  recipe: Recipe,
+  created: Created,
+): Promise<void> {
+  const { pane } = created;
+  try {
+    await setPaneOption(server, pane.pane_id, CLI_OPTION, recipe.name);
+    if (req.title !== undefined) await setPaneTitle(server, pane.pane_id, req.title);
+    if (!req.background && !created.sessionCreated) await selectCreated(server, pane);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new DroverError(
       "CREATE_FAILED",
-      `created pane ${created.pane_id} (${target}) but could not finish setting it up: ${msg}; ` +
-        `close it with \`tmux kill-pane -t ${created.pane_id}\` if the agent did not start`,
-      { details: { pane_id: created.pane_id, window_id: created.window_id } },
+      `created pane ${pane.pane_id} (${paneTarget(pane)}) but could not finish setting it up: ` +
+        `${msg}; close it with \`tmux kill-pane -t ${pane.pane_id}\` if the agent did not start`,
+      { details: { pane_id: pane.pane_id, window_id: pane.window_id } },
     );
   }
+}
+
+function launchData(
+  req: LaunchRequest,
+  kickoff: Kickoff,
+  placement: Placement,
+  created: Created,
+  observed: { preserved: boolean | null; availability: Availability },
+): LaunchData {
+  const { recipe, prompt } = kickoff;
+  const { anchor } = placement;
+  const { pane } = created;
+  const where = {
+    session: { id: pane.session_id, name: pane.session_name },
+    window: { id: pane.window_id, index: pane.window_index },
+    pane: { id: pane.pane_id, index: pane.pane_index, target: paneTarget(pane) },
+  };
+  return {
+    cli: recipe.name,
+    command: kickoff.plan.argv,
+    placement: anchor ? "split" : created.sessionCreated ? "session" : "window",
+    direction: anchor ? req.split as SplitDirection : null,
+    background: req.background === true,
+    session: { ...where.session },
+    window: { ...where.window },
+    pane: { ...where.pane },
+    target: where,
+    anchor: anchor
+      ? {
+        pane_id: anchor.id,
+        window_id: anchor.windowId,
+        session_id: anchor.sessionId,
+        target: anchor.target,
+      }
+      : null,
+    cwd: kickoff.cwd ?? null,
+    title: req.title ?? null,
+    prompt: prompt !== undefined
+      ? { bytes: new TextEncoder().encode(prompt).length, carrier: "file" }
+      : null,
+    prompt_form: formatPromptForm(recipe.prompt),
+    selection_preserved: observed.preserved,
+    availability: observed.availability,
+  };
+}
+
+export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
+  data: LaunchData;
+  warnings: string[];
+}> {
+  const kickoff = await readKickoff(req, deps);
+  const placement = await resolvePlacement(req, deps);
+  await refuseSynchronized(deps.server, placement.anchor);
+  const warnings: string[] = [];
+  const availability = await commandAvailability(kickoff.recipe.command);
+  if (availability === "unavailable") warnings.push(unavailableWarning(kickoff.recipe.command));
+  const before = req.background ? await selectionSnapshot(deps.server) : undefined;
+  const created = await createPane(deps.server, req, kickoff, placement);
+  await finishPane(deps.server, req, kickoff.recipe, created);
   let preserved: boolean | null = null;
   if (before) {
     preserved = selectionPreserved(before, await selectionSnapshot(deps.server));
@@ -262,39 +381,8 @@ export async function launch(req: LaunchRequest, deps: LaunchDeps): Promise<{
       warnings.push("the selected window or pane changed during the background launch");
     }
   }
-  const where = {
-    session: { id: created.session_id, name: created.session_name },
-    window: { id: created.window_id, index: created.window_index },
-    pane: { id: created.pane_id, index: created.pane_index, target },
-  };
   return {
     warnings,
-    data: {
-      cli: recipe.name,
-      command: plan.argv,
-      placement: anchor ? "split" : createSession ? "session" : "window",
-      direction: anchor ? req.split as SplitDirection : null,
-      background: req.background === true,
-      session: { ...where.session },
-      window: { ...where.window },
-      pane: { ...where.pane },
-      target: where,
-      anchor: anchor
-        ? {
-          pane_id: anchor.id,
-          window_id: anchor.windowId,
-          session_id: anchor.sessionId,
-          target: anchor.target,
-        }
-        : null,
-      cwd: cwd ?? null,
-      title: req.title ?? null,
-      prompt: prompt !== undefined
-        ? { bytes: new TextEncoder().encode(prompt).length, carrier: "file" }
-        : null,
-      prompt_form: formatPromptForm(recipe.prompt),
-      selection_preserved: preserved,
-      availability: avail,
-    },
+    data: launchData(req, kickoff, placement, created, { preserved, availability }),
   };
 }

@@ -71,38 +71,64 @@ export function validateSendText(text: string): string {
 
 const empty = (s: string | null) => s === null || s.trim() === "";
 
-export async function sendText(
-  text: string,
-  target: string,
-  deps: SendDeps,
-  opts: { settleMs?: number; leaveMs?: number; pollMs?: number } = {},
-): Promise<SendResult> {
-  const sleep = deps.sleep ?? baseSleep;
-  const poll = opts.pollMs ?? 100;
-  const noBroadcast = (o: SendObservation) => {
-    if (o.synchronized) throw panesSynchronized(`not sending to ${target}`, o.window ?? target);
-  };
-  const before = await deps.observe();
+/** Why a CLI that is not idle takes no text, by its state. */
+const NOT_IDLE: Record<string, string> = {
+  prompt: "a permission prompt is live: typed text would answer it (use `drover approve`)",
+  dialog: "a dialog is open: typed text would answer it",
+  shell: "the pane shows a bare shell: the text would run as a command",
+  unavailable: "the CLI reports it is unavailable",
+  busy: "the CLI is busy mid-turn: wait for it (`drover wait --until idle`), then send",
+};
+
+/** How the waits look at the pane: through the caller's observe, every pollMs. */
+interface Poll {
+  deps: SendDeps;
+  sleep: (ms: number) => Promise<void>;
+  pollMs: number;
+}
+
+/** Observes until pred holds or the pane is gone, for about ms; then once more, whatever it shows. */
+async function observeUntil(
+  p: Poll,
+  pred: (o: SendObservation) => boolean,
+  ms: number,
+): Promise<SendObservation> {
+  const tries = Math.max(1, Math.ceil(ms / p.pollMs));
+  for (let i = 0; i < tries; i++) {
+    const o = await p.deps.observe();
+    if (o.gone || pred(o)) return o;
+    await p.sleep(p.pollMs);
+  }
+  return await p.deps.observe();
+}
+
+function refuseBroadcast(o: SendObservation, target: string): void {
+  if (o.synchronized) throw panesSynchronized(`not sending to ${target}`, o.window ?? target);
+}
+
+/** Busy with a stream error on screen: the CLI is retrying a failed API call. */
+function retrying(o: SendObservation): boolean {
+  return o.state === "busy" && !!o.stream_error;
+}
+
+function notIdleReason(o: SendObservation): string {
+  if (retrying(o)) {
+    return `the CLI is retrying an API error (${
+      JSON.stringify(o.stream_error!.slice(0, 80))
+    }): wait until it settles`;
+  }
+  return NOT_IDLE[o.state] ?? `its state is ${o.state}, not idle`;
+}
+
+/** The safety boundary (see the top of this file), judged on the capture before typing. */
+function refuseUnsendable(before: SendObservation, target: string): void {
   if (before.gone) throw new DroverError("TARGET_NOT_FOUND", `${target} no longer exists`);
-  noBroadcast(before);
+  refuseBroadcast(before, target);
   if (!SENDABLE.has(before.state)) {
-    const retrying = before.state === "busy" && before.stream_error;
-    const why: Record<string, string> = {
-      prompt: "a permission prompt is live: typed text would answer it (use `drover approve`)",
-      dialog: "a dialog is open: typed text would answer it",
-      shell: "the pane shows a bare shell: the text would run as a command",
-      unavailable: "the CLI reports it is unavailable",
-      busy: "the CLI is busy mid-turn: wait for it (`drover wait --until idle`), then send",
-    };
-    const reason = retrying
-      ? `the CLI is retrying an API error (${
-        JSON.stringify(before.stream_error!.slice(0, 80))
-      }): wait until it settles`
-      : why[before.state] ?? `its state is ${before.state}, not idle`;
     throw new DroverError(
       "SEND_REFUSED",
-      `not sending to ${target}: ${reason}; nothing was typed`,
-      { details: { state: retrying ? "retrying" : before.state } },
+      `not sending to ${target}: ${notIdleReason(before)}; nothing was typed`,
+      { details: { state: retrying(before) ? "retrying" : before.state } },
     );
   }
   if (!empty(before.input_box)) {
@@ -114,20 +140,11 @@ export async function sendText(
       { details: { state: before.state, input_box: before.input_box } },
     );
   }
-  const method = text.includes("\n") ? "paste" : "keys";
-  await deps.type(text);
+}
 
-  const until = async (pred: (o: SendObservation) => boolean, ms: number) => {
-    const tries = Math.max(1, Math.ceil(ms / poll));
-    for (let i = 0; i < tries; i++) {
-      const o = await deps.observe();
-      if (o.gone || pred(o)) return o;
-      await sleep(poll);
-    }
-    return await deps.observe();
-  };
-
-  const typed = await until((o) => !empty(o.input_box), opts.settleMs ?? 5000);
+/** Waits for the typed text to show in the input box; Enter is only pressed once it does. */
+async function awaitTyped(p: Poll, target: string, settleMs: number): Promise<SendObservation> {
+  const typed = await observeUntil(p, (o) => !empty(o.input_box), settleMs);
   if (typed.gone) throw new DroverError("TARGET_NOT_FOUND", `${target} went away while typing`);
   if (empty(typed.input_box)) {
     throw new DroverError(
@@ -136,26 +153,49 @@ export async function sendText(
       { details: { state: typed.state } },
     );
   }
+  return typed;
+}
+
+/** Presses Enter until the input box empties (or the pane goes), twice at most. */
+async function submit(
+  p: Poll,
+  target: string,
+  typed: SendObservation,
+  leaveMs: number,
+): Promise<{ after: SendObservation; presses: number }> {
   let presses = 0;
   let last = typed;
   for (let attempt = 0; attempt < 2; attempt++) {
-    noBroadcast(last);
-    await deps.enter();
+    refuseBroadcast(last, target);
+    await p.deps.enter();
     presses++;
-    const after = await until((o) => empty(o.input_box), opts.leaveMs ?? 8000);
-    last = after;
-    if (after.gone || empty(after.input_box)) {
-      return {
-        state_before: before.state,
-        state_after: after.gone ? "gone" : after.state,
-        enter_presses: presses,
-        method,
-      };
-    }
+    last = await observeUntil(p, (o) => empty(o.input_box), leaveMs);
+    if (last.gone || empty(last.input_box)) return { after: last, presses };
   }
   throw new DroverError(
     "SEND_FAILED",
     `pressed Enter twice in ${target} but the text is still in the input box`,
     { details: { enter_presses: presses } },
   );
+}
+
+export async function sendText(
+  text: string,
+  target: string,
+  deps: SendDeps,
+  opts: { settleMs?: number; leaveMs?: number; pollMs?: number } = {},
+): Promise<SendResult> {
+  const p: Poll = { deps, sleep: deps.sleep ?? baseSleep, pollMs: opts.pollMs ?? 100 };
+  const before = await deps.observe();
+  refuseUnsendable(before, target);
+  const method = text.includes("\n") ? "paste" : "keys";
+  await deps.type(text);
+  const typed = await awaitTyped(p, target, opts.settleMs ?? 5000);
+  const { after, presses } = await submit(p, target, typed, opts.leaveMs ?? 8000);
+  return {
+    state_before: before.state,
+    state_after: after.gone ? "gone" : after.state,
+    enter_presses: presses,
+    method,
+  };
 }

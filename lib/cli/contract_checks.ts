@@ -8,6 +8,7 @@
  *
  * Nothing imports this file and nothing in it runs: `deno check` reads it with the rest of lib/.
  */
+import type { Assert, Equal } from "../base/type_equal.ts";
 import type { Printed } from "../contracts/envelope.ts";
 import type { ApproveData } from "../contracts/approve.ts";
 import type { ClassifyData } from "../contracts/classify.ts";
@@ -48,11 +49,6 @@ type ScreenState = import("../scenarios/types.ts").ScreenState;
 type CliStatus = import("../verify/report_types.ts").CliStatus;
 type Status = import("../verify/result.ts").Status;
 type FoundCli = import("../verify/find.ts").FoundCli;
-
-/** true when A and B are the same type (not merely assignable either way). */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-type Assert<T extends true> = T;
 
 type Row = PanesData["panes"][number];
 type Screen = ProfileTestData["screens"][number];

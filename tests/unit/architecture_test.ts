@@ -5,20 +5,10 @@
  * is still two modules a reader must hold at once).
  */
 import assert from "node:assert/strict";
+import { LIB, libFiles } from "../helpers/lib_files.ts";
 
-const LIB = new URL("../../lib/", import.meta.url).pathname.replace(/\/$/, "");
 const DOC = new URL("../../docs/architecture.md", import.meta.url).pathname;
 const TOP = "(top)";
-
-function libFiles(dir = LIB): string[] {
-  const out: string[] = [];
-  for (const e of Deno.readDirSync(dir)) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory) out.push(...libFiles(p));
-    else if (e.name.endsWith(".ts")) out.push(p);
-  }
-  return out.sort();
-}
 
 /** Relative imports of one file, resolved: `import … from`, `export … from`, `import("…")`. */
 function importsOf(file: string): string[] {

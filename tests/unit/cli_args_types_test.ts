@@ -3,11 +3,9 @@
  * parseArgv hands over for that spec: checked at compile time on one spec with every kind of
  * option and argument, and at run time on what the parser returns for it.
  */
+import type { Equal } from "../../lib/base/type_equal.ts";
 import assert from "node:assert/strict";
 import { type ArgsOf, type OptionsOf, parseArgv } from "../../lib/deps/cli.ts";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
 
 const CMD = {
   name: "cmd",

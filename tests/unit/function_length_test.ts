@@ -6,21 +6,11 @@
  * a long nested function is long too.
  */
 import assert from "node:assert/strict";
+import { LIB, libFiles } from "../helpers/lib_files.ts";
 import ts from "typescript";
 
-const LIB = new URL("../../lib/", import.meta.url).pathname.replace(/\/$/, "");
 /** Most lines one function may span. */
 export const MAX_FUNCTION_LINES = 80;
-
-function libFiles(dir = LIB): string[] {
-  const out: string[] = [];
-  for (const e of Deno.readDirSync(dir)) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory) out.push(...libFiles(p));
-    else if (e.name.endsWith(".ts")) out.push(p);
-  }
-  return out.sort();
-}
 
 export interface LongFunction {
   name: string;

@@ -8,20 +8,7 @@ import {
   SIDE_TEXT,
   startAnthropicStandin,
 } from "../../lib/scenarios/standins/anthropic.ts";
-import { lastToolResults, lastUserTexts } from "../lab/harness/anthropic_turns.ts";
-
-const TOOLS = [{ name: "Bash", description: "run", input_schema: { type: "object" } }];
-
-function mainTurn(text: string, extra: Record<string, unknown> = {}) {
-  return {
-    model: "claude-sonnet-4-5",
-    max_tokens: 1024,
-    stream: true,
-    tools: TOOLS,
-    messages: [{ role: "user", content: [{ type: "text", text }] }],
-    ...extra,
-  };
-}
+import { lastToolResults, lastUserTexts, userTurn } from "../lab/harness/anthropic_turns.ts";
 
 async function post(url: string, body: unknown): Promise<Response> {
   return await fetch(`${url}/v1/messages?beta=true`, {
@@ -55,7 +42,7 @@ Deno.test("stand-in streams a text reply as Anthropic SSE", async () => {
       inputTokens: 4242,
     },
   ]);
-  const res = await post(api.url, mainTurn("anything"));
+  const res = await post(api.url, userTurn("anything"));
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
   const frames = parseSse(await res.text());
@@ -86,7 +73,7 @@ Deno.test("stand-in streams tool_use with input_json_delta and stop_reason tool_
   await using api = await startAnthropicStandin([
     { kind: "tool_use", name: "Bash", input, text: "I'll build it." },
   ]);
-  const frames = parseSse(await (await post(api.url, mainTurn("build"))).text());
+  const frames = parseSse(await (await post(api.url, userTurn("build"))).text());
   const starts = frames.filter((f) => f.event === "content_block_start")
     .map((f) => f.data.content_block as Record<string, unknown>);
   assert.deepEqual(starts.map((b) => b.type), ["text", "tool_use"]);
@@ -118,7 +105,7 @@ Deno.test("stand-in serves HTTP errors with Anthropic-shaped bodies, `times` in 
     [500, "api_error"],
   ];
   for (const [status, type] of expected) {
-    const res = await post(api.url, mainTurn("x"));
+    const res = await post(api.url, userTurn("x"));
     assert.equal(res.status, status);
     assert.match(res.headers.get("content-type") ?? "", /application\/json/);
     const body = await res.json();
@@ -128,7 +115,7 @@ Deno.test("stand-in serves HTTP errors with Anthropic-shaped bodies, `times` in 
     if (status === 429) assert.equal(res.headers.get("retry-after"), "1");
     if (status === 400) assert.match(body.error.message, /credit balance is too low/);
   }
-  const ok = await post(api.url, mainTurn("x"));
+  const ok = await post(api.url, userTurn("x"));
   assert.equal(ok.status, 200);
   await ok.body?.cancel();
   assert.deepEqual(api.mainRequests().map((r) => r.status), [529, 529, 401, 400, 429, 500, 200]);
@@ -138,7 +125,7 @@ Deno.test("stand-in serves HTTP errors with Anthropic-shaped bodies, `times` in 
 Deno.test("an error step with times: Infinity never runs out", async () => {
   await using api = await startAnthropicStandin([{ kind: "error", status: 429, times: Infinity }]);
   for (let i = 0; i < 5; i++) {
-    const res = await post(api.url, mainTurn("x"));
+    const res = await post(api.url, userTurn("x"));
     assert.equal(res.status, 429);
     await res.body?.cancel();
   }
@@ -164,7 +151,7 @@ Deno.test("side requests (no tools) get a canned reply and never consume the scr
   });
   assert.ok(parseSse(await sideStream.text()).some((f) => f.event === "message_stop"));
   assert.equal(api.pending, 1, "side requests leave the script alone");
-  const main = parseSse(await (await post(api.url, mainTurn("go"))).text());
+  const main = parseSse(await (await post(api.url, userTurn("go"))).text());
   const text = main.filter((f) => f.event === "content_block_delta")
     .map((f) => (f.data.delta as Record<string, string>).text).join("");
   assert.equal(text, "the real turn");
@@ -173,7 +160,7 @@ Deno.test("side requests (no tools) get a canned reply and never consume the scr
 
 Deno.test("a main turn after the script ran out gets the visible exhausted text", async () => {
   await using api = await startAnthropicStandin([]);
-  const frames = parseSse(await (await post(api.url, mainTurn("x"))).text());
+  const frames = parseSse(await (await post(api.url, userTurn("x"))).text());
   const text = frames.filter((f) => f.event === "content_block_delta")
     .map((f) => (f.data.delta as Record<string, string>).text).join("");
   assert.equal(text, EXHAUSTED_TEXT);
@@ -187,7 +174,7 @@ Deno.test("the reply never depends on the prompt text", async () => {
   ]);
   const texts: string[] = [];
   for (const prompt of ["Do you want to proceed?", "error 529 please"]) {
-    const frames = parseSse(await (await post(api.url, mainTurn(prompt))).text());
+    const frames = parseSse(await (await post(api.url, userTurn(prompt))).text());
     texts.push(
       frames.filter((f) => f.event === "content_block_delta")
         .map((f) => (f.data.delta as Record<string, string>).text).join(""),
@@ -206,7 +193,7 @@ Deno.test("a computed step is chosen from the turn it answers, then consumed lik
   ]);
   const replies: string[] = [];
   for (const prompt of ["%7", "%8"]) {
-    const frames = parseSse(await (await post(api.url, mainTurn(prompt))).text());
+    const frames = parseSse(await (await post(api.url, userTurn(prompt))).text());
     replies.push(
       frames.filter((f) => f.event === "content_block_delta")
         .map((f) => (f.data.delta as Record<string, string>).text).join(""),
@@ -219,7 +206,7 @@ Deno.test("a computed step is chosen from the turn it answers, then consumed lik
 
 Deno.test("a hang step keeps the stream open until the client leaves", async () => {
   await using api = await startAnthropicStandin([{ kind: "hang", text: "thinking" }]);
-  const res = await post(api.url, mainTurn("x"));
+  const res = await post(api.url, userTurn("x"));
   const reader = res.body!.getReader();
   let got = "";
   const dec = new TextDecoder();

@@ -4,22 +4,9 @@
 // Only the id tag (the process id and the stand-in's serial) and the Date header are masked.
 import assert from "node:assert/strict";
 import { startAnthropicStandin } from "../../lib/scenarios/standins/anthropic.ts";
-import { usageLimitHeaders } from "../lab/harness/anthropic_turns.ts";
+import { usageLimitHeaders, userTurn } from "../lab/harness/anthropic_turns.ts";
 
 const GOLDEN = new URL("./lab_standin_wire.golden", import.meta.url);
-const TOOLS = [{ name: "Bash", description: "run", input_schema: { type: "object" } }];
-
-function turn(text: string, extra: Record<string, unknown> = {}) {
-  return {
-    model: "claude-sonnet-4-5",
-    max_tokens: 1024,
-    stream: true,
-    tools: TOOLS,
-    messages: [{ role: "user", content: [{ type: "text", text }] }],
-    ...extra,
-  };
-}
-
 function mask(text: string): string {
   return text.replace(/_lab[0-9a-z]+_([0-9a-z]{4,})/g, "_lab<tag>_$1");
 }
@@ -129,26 +116,28 @@ export async function transcript(): Promise<string> {
       body: { model: "claude-haiku-4-5", stream: true, messages: [{ role: "user", content: "t" }] },
     });
     await ask(u, "side, not JSON", "/v1/messages", { raw: "not json" });
-    await ask(u, "text, chunkSize 5", "/v1/messages?beta=true", { body: turn("a") });
-    await ask(u, "text, default chunks", "/v1/messages?beta=true", { body: turn("b") });
-    await ask(u, "text, empty", "/v1/messages?beta=true", { body: turn("c") });
-    await ask(u, "tool_use, no text", "/v1/messages?beta=true", { body: turn("d") });
-    await ask(u, "tool_use, text", "/v1/messages?beta=true", { body: turn("e") });
-    await ask(u, "tool_use, slow text", "/v1/messages?beta=true", { body: turn("f") });
-    await ask(u, "text, slow", "/v1/messages?beta=true", { body: turn("g") });
-    await ask(u, "error 529 (1 of 2)", "/v1/messages?beta=true", { body: turn("h") });
-    await ask(u, "error 529 (2 of 2)", "/v1/messages?beta=true", { body: turn("h") });
-    await ask(u, "error 429 usage limit", "/v1/messages?beta=true", { body: turn("i") });
-    await ask(u, "error 401", "/v1/messages?beta=true", { body: turn("j") });
-    await ask(u, "error 400", "/v1/messages?beta=true", { body: turn("k") });
-    await ask(u, "error 418", "/v1/messages?beta=true", { body: turn("l") });
-    await ask(u, "text, not streamed", "/v1/messages", { body: turn("m", { stream: false }) });
-    await ask(u, "tool_use, not streamed", "/v1/messages", { body: turn("n", { stream: false }) });
-    await ask(u, "computed", "/v1/messages?beta=true", { body: turn("o") });
-    await ask(u, "hang, text", "/v1/messages?beta=true", { body: turn("p") }, "thinking");
-    await ask(u, "hang", "/v1/messages?beta=true", { body: turn("q") }, `"type":"ping"}\n\n`);
-    await ask(u, "exhausted, streamed", "/v1/messages?beta=true", { body: turn("r") });
-    await ask(u, "exhausted, plain", "/v1/messages", { body: turn("s", { stream: false }) });
+    await ask(u, "text, chunkSize 5", "/v1/messages?beta=true", { body: userTurn("a") });
+    await ask(u, "text, default chunks", "/v1/messages?beta=true", { body: userTurn("b") });
+    await ask(u, "text, empty", "/v1/messages?beta=true", { body: userTurn("c") });
+    await ask(u, "tool_use, no text", "/v1/messages?beta=true", { body: userTurn("d") });
+    await ask(u, "tool_use, text", "/v1/messages?beta=true", { body: userTurn("e") });
+    await ask(u, "tool_use, slow text", "/v1/messages?beta=true", { body: userTurn("f") });
+    await ask(u, "text, slow", "/v1/messages?beta=true", { body: userTurn("g") });
+    await ask(u, "error 529 (1 of 2)", "/v1/messages?beta=true", { body: userTurn("h") });
+    await ask(u, "error 529 (2 of 2)", "/v1/messages?beta=true", { body: userTurn("h") });
+    await ask(u, "error 429 usage limit", "/v1/messages?beta=true", { body: userTurn("i") });
+    await ask(u, "error 401", "/v1/messages?beta=true", { body: userTurn("j") });
+    await ask(u, "error 400", "/v1/messages?beta=true", { body: userTurn("k") });
+    await ask(u, "error 418", "/v1/messages?beta=true", { body: userTurn("l") });
+    await ask(u, "text, not streamed", "/v1/messages", { body: userTurn("m", { stream: false }) });
+    await ask(u, "tool_use, not streamed", "/v1/messages", {
+      body: userTurn("n", { stream: false }),
+    });
+    await ask(u, "computed", "/v1/messages?beta=true", { body: userTurn("o") });
+    await ask(u, "hang, text", "/v1/messages?beta=true", { body: userTurn("p") }, "thinking");
+    await ask(u, "hang", "/v1/messages?beta=true", { body: userTurn("q") }, `"type":"ping"}\n\n`);
+    await ask(u, "exhausted, streamed", "/v1/messages?beta=true", { body: userTurn("r") });
+    await ask(u, "exhausted, plain", "/v1/messages", { body: userTurn("s", { stream: false }) });
   }
   {
     await using api = await startAnthropicStandin([{ kind: "text", text: "main" }], {
@@ -158,14 +147,14 @@ export async function transcript(): Promise<string> {
     await ask(api.url, "opts: side, streamed", "/v1/messages", {
       body: { model: "x", stream: true, messages: [] },
     });
-    await ask(api.url, "opts: main", "/v1/messages", { body: turn("t") });
+    await ask(api.url, "opts: main", "/v1/messages", { body: userTurn("t") });
   }
   {
     await using api = await startAnthropicStandin([], {
       sideErrors: { status: 401, message: "no key" },
     });
     await ask(api.url, "opts: side error", "/v1/messages", { body: { messages: [] } });
-    await ask(api.url, "opts: main exhausted", "/v1/messages", { body: turn("u") });
+    await ask(api.url, "opts: main exhausted", "/v1/messages", { body: userTurn("u") });
   }
   return out.join("");
 }

@@ -88,3 +88,18 @@ function messagesOf(body: unknown): Array<Record<string, unknown>> {
   const messages = (body as { messages?: unknown } | null | undefined)?.messages;
   return Array.isArray(messages) ? messages : [];
 }
+
+/**
+ * A streamed Messages request with one user text, the shape Claude Code's main turns have (one
+ * Bash tool offered), for driving a stand-in from a test.
+ */
+export function userTurn(text: string, extra: Record<string, unknown> = {}) {
+  return {
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    stream: true,
+    tools: [{ name: "Bash", description: "run", input_schema: { type: "object" } }],
+    messages: [{ role: "user", content: [{ type: "text", text }] }],
+    ...extra,
+  };
+}

@@ -16,7 +16,8 @@
 import assert from "node:assert/strict";
 import { pool } from "../helpers/pool.ts";
 import { approveHere, sendHere } from "../helpers/in_process.ts";
-import { drover, droverCommand, type DroverRun, envelope, REPO_ROOT } from "../helpers/drover.ts";
+import { sweepDrover } from "../helpers/sweep_drover.ts";
+import { drover, type DroverRun, envelope, REPO_ROOT } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, type Screen } from "../helpers/replay.ts";
 import { startReplay } from "../helpers/replay.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
@@ -77,8 +78,6 @@ async function cases(): Promise<Case[]> {
   return out;
 }
 
-const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
 function events(run: DroverRun): Loose[] {
   return run.stdout.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l))
     .filter((e: Loose) => e.schema === "drover.event.v1");
@@ -116,27 +115,9 @@ Deno.test("no key where it does not belong: look-alikes, dialogs, No-first promp
       panes.push({ pane, c });
     }
     const env = { XDG_RUNTIME_DIR: tmp };
-    const [exe, pre] = droverCommand();
-    await Deno.mkdir(`${tmp}/bin`);
-    const bin = `${tmp}/bin/drover`;
-    await Deno.writeTextFile(bin, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
-    await Deno.chmod(bin, 0o755);
-    // sweep.sh asks drover for a CLI's __prompt-profile rows on every run: the first answer to
-    // each identical call is kept and served again (identical calls cannot give different rows);
-    // its other calls (panes, __claim-paths) go to the real drover.
-    const sweepBin = `${tmp}/bin/drover-sweep`;
-    await Deno.writeTextFile(
-      sweepBin,
-      `#!/bin/sh
-if [ "$1" = __prompt-profile ]; then
-  f=${q(tmp)}/pp-$(printf '%s\\n' "$*" | sha256sum | cut -c1-16)
-  [ -f "$f" ] || { ${q(bin)} "$@" >"$f.$$" && mv "$f.$$" "$f"; } || exit $?
-  exec cat "$f"
-fi
-exec ${q(bin)} "$@"
-`,
-    );
-    await Deno.chmod(sweepBin, 0o755);
+    // sweep.sh reads each CLI's __prompt-profile rows once (tests/helpers/sweep_drover.ts); its
+    // other calls (panes, __claim-paths) go to the real drover.
+    const sweepBin = await sweepDrover(tmp);
 
     const wrong: string[] = [];
     let approves = 0, sweeps = 0, sends = 0, processes = 0;

@@ -18,7 +18,8 @@
  */
 import assert from "node:assert/strict";
 import { pool } from "../helpers/pool.ts";
-import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
+import { drover, REPO_ROOT } from "../helpers/drover.ts";
+import { decisionPath, sweepDrover } from "../helpers/sweep_drover.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import { cleanupReplay, type ReplayPane, type Screen, startReplay } from "../helpers/replay.ts";
 import { detect } from "../../lib/detect/mod.ts";
@@ -462,8 +463,6 @@ function gateWords(cli: string, styled: string): string {
   return g.ok ? `would press ${g.key} (option 1: ${g.option})` : `refuse (${g.reason})`;
 }
 
-const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
 async function run(
   cmd: string,
   args: string[],
@@ -537,21 +536,21 @@ async function sweepRuns(
   cli: string,
   capture: string,
   plain: string | undefined,
-  drovers: { real: string; stub: string },
+  droverBin: string,
 ): Promise<SweepRuns> {
   const allow = ALLOW.flatMap((a) => ["--allow", a]);
   const cls = await run("bash", [SWEEP, "--cli", cli, "classify", ...allow], {
     stdin: capture,
-    env: { DROVER: drovers.stub },
+    env: { DROVER: droverBin },
   });
   const ev = await run("bash", [SWEEP, "--cli", cli, "approve-eval"], {
     stdin: capture,
-    env: { DROVER: drovers.stub },
+    env: { DROVER: droverBin },
   });
   const bare = plain === undefined ? undefined : await run(
     "bash",
     [SWEEP, "--cli", cli, "classify", ...allow],
-    { stdin: plain, env: { DROVER: drovers.stub } },
+    { stdin: plain, env: { DROVER: droverBin } },
   );
   return { cls, ev, bare };
 }
@@ -604,48 +603,6 @@ function disagreementsOf(
   return out;
 }
 
-/**
- * drover for sweep.sh: the real one, and per CLI a stub serving __prompt-profile's rows. With
- * `decisions`, the stub also answers `__classify` from the line computed in this process for the
- * very capture on its stdin (sweep.sh hands drover its own stdin unread), so every screen's
- * judgement runs here rather than in a drover process of its own; a capture with no line there
- * fails the run.
- */
-async function sweepDrovers(
-  tmp: string,
-  clis: Iterable<string>,
-  decisions?: string,
-): Promise<{ real: string; stubs: Record<string, string> }> {
-  // __prompt-profile rows come from the real drover once per CLI and are served by a stub
-  // (identical calls cannot give different rows); every other call goes to the real drover.
-  const [exe, pre] = droverCommand();
-  const real = `${tmp}/drover`;
-  await Deno.writeTextFile(real, `#!/bin/sh\nexec ${[exe, ...pre].map(q).join(" ")} "$@"\n`);
-  await Deno.chmod(real, 0o755);
-  const stubs: Record<string, string> = {};
-  for (const cli of clis) {
-    const tsv = await drover(["__prompt-profile", "--format", "tsv", "--cli", cli]);
-    assert.equal(tsv.code, 0, tsv.stderr);
-    await Deno.writeTextFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
-    stubs[cli] = `${tmp}/drover-${cli}`;
-    const classify = decisions === undefined ? "" : `  __classify)
-    k=$(sha256sum | cut -c1-64)
-    [ -f ${
-      q(decisions)
-    }/${cli}-"$k" ] || { echo "parity: no decision computed for capture $k" >&2; exit 3; }
-    exec cat ${q(decisions)}/${cli}-"$k";;
-`;
-    await Deno.writeTextFile(
-      stubs[cli],
-      `#!/bin/sh\ncase "$1" in\n  __prompt-profile) exec cat ${
-        q(`${tmp}/profile-${cli}.tsv`)
-      };;\n${classify}esac\nexec ${q(real)} "$@"\n`,
-    );
-    await Deno.chmod(stubs[cli], 0o755);
-  }
-  return { real, stubs };
-}
-
 /** What `drover __classify --allow …` prints for `capture` (its stdin), computed here. */
 function classifyOutput(cli: string, capture: string): string {
   const profile = resolveProfile(cli, EMPTY_CONFIG);
@@ -655,12 +612,10 @@ function classifyOutput(cli: string, capture: string): string {
   return classifyLine(classifyCapture(raw, plain, ALLOW)) + "\n";
 }
 
-/** Write each capture's computed `__classify` line where the stub finds it: <cli>-<sha256>. */
+/** Write each capture's computed `__classify` line where the sweep.sh stub finds it. */
 async function writeDecisions(dir: string, cli: string, captures: string[]): Promise<void> {
   for (const capture of captures) {
-    const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(capture));
-    const hex = [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
-    await Deno.writeTextFile(`${dir}/${cli}-${hex}`, classifyOutput(cli, capture));
+    await Deno.writeTextFile(await decisionPath(dir, cli, capture), classifyOutput(cli, capture));
   }
 }
 
@@ -700,14 +655,14 @@ Deno.test("parity: sweep.sh classify takes drover's decision, and approve-eval p
         plain === undefined ? [c.screen.text] : [c.screen.text, plain],
       );
     }
-    const { real, stubs } = await sweepDrovers(tmp, new Set(all.map((c) => c.cli)), decisions);
+    const sweepBin = await sweepDrover(tmp, { decisions });
     const disagreements: string[] = [];
     const tally: Record<string, number> = {};
     let plainCompared = 0;
     await pool(all, 4, async (c) => {
       const plain = plainOf(c);
       if (plain !== undefined) plainCompared++;
-      const runs = await sweepRuns(c.cli, c.screen.text, plain, { real, stub: stubs[c.cli] });
+      const runs = await sweepRuns(c.cli, c.screen.text, plain, sweepBin);
       const decided = decidedHere(c.cli, c.screen.text);
       disagreements.push(...disagreementsOf(c, c.screen.text, runs, decided, tally));
     });
@@ -821,7 +776,7 @@ Deno.test("parity end to end: in real panes, drive --once takes the action sweep
   const servers: TestServer[] = [];
   const doubles: ReplayPane[] = [];
   try {
-    const { real, stubs } = await sweepDrovers(tmp, new Set(picked.map((c) => c.cli)));
+    const sweepBin = await sweepDrover(tmp);
     const bySize = new Map<string, Case[]>();
     for (const c of picked) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c]);
     const disagreements: string[] = [];
@@ -837,11 +792,7 @@ Deno.test("parity end to end: in real panes, drive --once takes the action sweep
       const judged = await pool(
         shown,
         4,
-        (s) =>
-          sweepRuns(s.c.cli, s.capture, s.plain === "" ? undefined : s.plain, {
-            real,
-            stub: stubs[s.c.cli],
-          }),
+        (s) => sweepRuns(s.c.cli, s.capture, s.plain === "" ? undefined : s.plain, sweepBin),
       );
 
       const state = await Deno.makeTempDir({ dir: tmp });

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { drover, droverCommand, REPO_ROOT } from "../helpers/drover.ts";
+import { sweepDrover } from "../helpers/sweep_drover.ts";
 import { startTestServer, type TestServer } from "../helpers/tmux_server.ts";
 import {
   cleanupReplay,
@@ -76,31 +77,16 @@ async function sweep(
 Deno.test("parity: approve's bash gate (approve-eval) judges every hand-made look-alike prompt not live, like the binary", async () => {
   const tmp = await Deno.makeTempDir();
   try {
-    const real = await droverExe(tmp);
     const wrong: string[] = [];
     const built = lookalikes().map(build);
-    // approve-eval's one drover call is __prompt-profile: its rows, from the real drover once per
-    // CLI, served by a stub (identical calls cannot give different rows).
-    const stubs: Record<string, string> = {};
-    for (const cli of new Set(built.map((b) => b.screen.cli))) {
-      const tsv = await drover(["__prompt-profile", "--format", "tsv", "--cli", cli]);
-      assert.equal(tsv.code, 0, tsv.stderr);
-      await Deno.writeTextFile(`${tmp}/profile-${cli}.tsv`, tsv.stdout);
-      stubs[cli] = `${tmp}/drover-${cli}`;
-      await Deno.writeTextFile(
-        stubs[cli],
-        `#!/bin/sh\ncase "$1" in __prompt-profile) exec cat ${
-          q(`${tmp}/profile-${cli}.tsv`)
-        };; esac\nexec ${q(real)} "$@"\n`,
-      );
-      await Deno.chmod(stubs[cli], 0o755);
-    }
+    // approve-eval's one drover call is __prompt-profile: read once per CLI (tests/helpers).
+    const stub = await sweepDrover(tmp);
     for (const b of built) {
       const cli = b.screen.cli;
       const v = detect({ plain: b.plain, styled: b.styled }, resolveProfile(cli, EMPTY_CONFIG));
       const r = await sweep(["--cli", cli, "approve-eval"], {
         stdin: b.plain,
-        env: { DROVER: stubs[cli] },
+        env: { DROVER: stub },
       });
       assert.ok(r.code !== 0 || r.stdout !== "", r.stderr);
       if (v.live_prompt || r.stdout.trim() !== "refuse (no-live-prompt)") {
@@ -110,7 +96,7 @@ Deno.test("parity: approve's bash gate (approve-eval) judges every hand-made loo
       const cut = b.plain.split("\n").slice(0, b.cut).join("\n") + "\n";
       const alone = await sweep(["--cli", cli, "approve-eval"], {
         stdin: cut,
-        env: { DROVER: stubs[cli] },
+        env: { DROVER: stub },
       });
       if (alone.stdout.includes("no-live-prompt")) {
         wrong.push(`${b.rel} cut: sweep.sh says not live`);

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { pool } from "../helpers/pool.ts";
-import { approveHere } from "../helpers/in_process.ts";
+import { approveHere, firstOfEachKind } from "../helpers/in_process.ts";
 import { drover, type DroverRun, envelope } from "../helpers/drover.ts";
 import {
   cleanupReplay,
@@ -177,13 +177,7 @@ Deno.test("fixture sweep on real tmux: every recorded prompt of every CLI and ve
   const approved = new Set<string>();
   // A real `drover approve` process on the first prompt of each CLI and version, the command's
   // own code in this process on the rest (tests/helpers/in_process.ts): the same gate and keys.
-  const byProcess = new Set<string>();
-  const jobs = r.panes.map(({ pane, label }) => {
-    const kind = label.split("/").slice(0, 2).join("/");
-    const first = !byProcess.has(kind);
-    byProcess.add(kind);
-    return { pane, label, first };
-  });
+  const jobs = firstOfEachKind(r.panes, ({ label }) => label.split("/").slice(0, 2).join("/"));
   const processes = jobs.filter((j) => j.first).length;
   // Each pane has its own claim: four approvers at a time, each waiting for its own redraw.
   await pool(jobs, 4, async ({ pane, label, first }) => {

@@ -15,7 +15,7 @@
  */
 import assert from "node:assert/strict";
 import { pool } from "../helpers/pool.ts";
-import { approveHere, sendHere } from "../helpers/in_process.ts";
+import { approveHere, firstOfEachKind, sendHere } from "../helpers/in_process.ts";
 import { sweepDrover } from "../helpers/sweep_drover.ts";
 import { drover, type DroverRun, envelope, REPO_ROOT } from "../helpers/drover.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, type Screen } from "../helpers/replay.ts";
@@ -123,14 +123,10 @@ Deno.test("no key where it does not belong: look-alikes, dialogs, No-first promp
     let approves = 0, sweeps = 0, sends = 0, processes = 0;
     // A real drover process for approve and send on the first screen of each CLI and kind, the
     // commands' own code in this process on the rest (tests/helpers/in_process.ts).
-    const kinds = new Set<string>();
-    const firstOfKind = (c: Case) => {
-      const kind = `${c.cli} ${c.label.split(" ")[0]} ${c.approveExits.join(",")}`;
-      const first = !kinds.has(kind);
-      kinds.add(kind);
-      return first;
-    };
-    const jobs = panes.map((p) => ({ ...p, first: firstOfKind(p.c) }));
+    const jobs = firstOfEachKind(
+      panes,
+      ({ c }) => `${c.cli} ${c.label.split(" ")[0]} ${c.approveExits.join(",")}`,
+    );
     await pool(jobs, 3, async ({ pane, c, first }) => {
       let a: { code: number };
       let out: Loose;

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { pool } from "../helpers/pool.ts";
 import { drover, envelope } from "../helpers/drover.ts";
-import { sendHere } from "../helpers/in_process.ts";
+import { firstOfEachKind, sendHere } from "../helpers/in_process.ts";
 import { cleanupReplay, loadScreen, type ReplayPane, startReplay } from "../helpers/replay.ts";
 import { startTestServer } from "../helpers/tmux_server.ts";
 import { type RecordedScreen, recordedScreens } from "../helpers/recorded.ts";
@@ -39,13 +39,7 @@ Deno.test("send refuses busy, retrying, prompt, dialog and unavailable panes of 
     // A real `drover send` process on the first screen of each CLI and state, the command's own
     // code in this process on the rest (tests/helpers/in_process.ts): the same judgement of the
     // same real pane before any byte.
-    const kinds = new Set<string>();
-    const jobs = panes.map(({ pane, c }) => {
-      const kind = `${c.cli} ${c.state}`;
-      const first = !kinds.has(kind);
-      kinds.add(kind);
-      return { pane, c, first };
-    });
+    const jobs = firstOfEachKind(panes, ({ c }) => `${c.cli} ${c.state}`);
     const processes = jobs.filter((j) => j.first).length;
     // Four panes at a time: each send judges only its own pane.
     await pool(jobs, 4, async ({ pane, c, first }) => {

@@ -51,3 +51,20 @@ export async function sendHere(
   const { action } = await import("../../lib/cli/send.ts");
   return await runHere(() => action({ args: { target, text }, opts: {}, g: globals(socketName) }));
 }
+
+/**
+ * Each item with `first`: whether it is the first of its kind (`kindOf`), the ones a test runs
+ * through a real drover process while the rest run here.
+ */
+export function firstOfEachKind<T>(
+  items: T[],
+  kindOf: (t: T) => string,
+): (T & { first: boolean })[] {
+  const seen = new Set<string>();
+  return items.map((t) => {
+    const kind = kindOf(t);
+    const first = !seen.has(kind);
+    seen.add(kind);
+    return { ...t, first };
+  });
+}

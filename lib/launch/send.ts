@@ -156,6 +156,23 @@ async function awaitTyped(p: Poll, target: string, settleMs: number): Promise<Se
   return typed;
 }
 
+/**
+ * The second Enter races the CLI: a pane that closes between the last look and the key (the CLI
+ * took the first Enter and quit) is the pane going away, not an error. A pane gone before the
+ * first Enter is an error: nothing was submitted.
+ */
+async function pressEnter(p: Poll, attempt: number): Promise<SendObservation | "pressed"> {
+  try {
+    await p.deps.enter();
+    return "pressed";
+  } catch (e) {
+    if (attempt === 0 || !(e instanceof DroverError && e.code === "TARGET_NOT_FOUND")) throw e;
+    const now = await p.deps.observe();
+    if (!now.gone) throw e;
+    return now;
+  }
+}
+
 /** Presses Enter until the input box empties (or the pane goes), twice at most. */
 async function submit(
   p: Poll,
@@ -167,7 +184,8 @@ async function submit(
   let last = typed;
   for (let attempt = 0; attempt < 2; attempt++) {
     refuseBroadcast(last, target);
-    await p.deps.enter();
+    const pressed = await pressEnter(p, attempt);
+    if (pressed !== "pressed") return { after: pressed, presses };
     presses++;
     last = await observeUntil(p, (o) => empty(o.input_box), leaveMs);
     if (last.gone || empty(last.input_box)) return { after: last, presses };

@@ -25,7 +25,7 @@ while :; do
   printf "\\r\\033[J"
   case "$line" in
     quit) exit 0 ;;
-    "quit later") printf '%s\\n' "leaving in 10 s"; sleep 10; exit 0 ;;
+    "quit later") printf '%s\\n%s\\n> \\n%s\\n' "leaving in 10 s" "\$rule" "\$rule"; sleep 10; exit 0 ;;
     slow*) printf '%s\\n' "working... esc to interrupt"; sleep 2; printf "\\033[1A\\r\\033[J%s\\n" "done: $line" ;;
     *) printf '%s\\n' "reply: $line" ;;
   esac

@@ -95,9 +95,16 @@ Deno.test("send types literally, presses Enter and verifies; wait sees busy, idl
   // exit: arm the wait, then make the agent quit; the pane closes with it.
   // The waiter starts first; the agent leaves 10 s after "quit later" was taken, so the waiter
   // has resolved the pane before it goes away even on a loaded machine.
+  // The agent redraws an empty box at once, so one Enter is seen to take (a second Enter would
+  // come 8 s later, racing the agent's exit).
   const exitWait = droverOn(srv, agent, ["wait", pane, "--until", "exit", "--timeout", "60"]);
-  const q = await droverOn(srv, agent, ["send", pane, "quit later"]);
-  assert.equal(q.code, 0, q.stdout + q.stderr);
+  try {
+    const q = await droverOn(srv, agent, ["send", pane, "quit later"]);
+    assert.equal(q.code, 0, q.stdout + q.stderr);
+    assert.equal(envelope(q).data.enter_presses, 1, q.stdout);
+  } finally {
+    await exitWait; // also when the send failed: the next test must not inherit the waiter
+  }
   const ex = await exitWait;
   assert.equal(ex.code, 0, ex.stdout + ex.stderr);
   assert.equal(envelope(ex).data.state, "gone");

@@ -132,3 +132,40 @@ Deno.test("send never types into a synchronized window (PANES_SYNCHRONIZED, exit
   );
   assert.deepEqual(late.sent, ["type:hi"]);
 });
+
+Deno.test("send: a pane that closes just before the second Enter is gone, not an error; before the first, it is", async () => {
+  const closed = new DroverError(
+    "TARGET_NOT_FOUND",
+    "pane %1 no longer exists on this tmux server",
+  );
+  // The first Enter was taken but the box still showed the text; the CLI then quit.
+  const seq = [o("idle"), o("idle", "quit"), ...Array(80).fill(o("idle", "quit"))];
+  const gone: SendObservation = { gone: true, state: "gone", input_box: null };
+  const racing = (failOn: number) => {
+    const p = pane([...seq]);
+    let presses = 0;
+    p.deps.enter = () => {
+      if (++presses === failOn) {
+        p.deps.observe = () => Promise.resolve(gone);
+        return Promise.reject(closed);
+      }
+      p.sent.push("Enter");
+      return Promise.resolve();
+    };
+    return p;
+  };
+  const second = racing(2);
+  const r = await sendText("quit", "%1", second.deps);
+  assert.equal(r.state_after, "gone");
+  assert.equal(r.enter_presses, 1);
+  assert.deepEqual(second.sent, ["type:quit", "Enter"]);
+
+  const first = racing(1);
+  await assert.rejects(sendText("quit", "%1", first.deps), (e) => e === closed);
+
+  // A second Enter that fails while the pane is still there is still the error it was.
+  const there = pane([...seq]);
+  let n = 0;
+  there.deps.enter = () => ++n === 2 ? Promise.reject(closed) : Promise.resolve();
+  await assert.rejects(sendText("quit", "%1", there.deps), (e) => e === closed);
+});

@@ -29,17 +29,12 @@ const refused = (status: number, fixture: string, defining: string) => ({
 });
 
 /** Quotes the permission prompt's own words; nothing is waiting while it shows. */
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "Here is what the permission prompt will look like when I run the build:",
-  "",
-  '"Do you want to proceed?"',
-  "1. Yes",
-  "2. Yes, and don't ask again for this command",
-  "3. No",
-  "",
+  ['"Do you want to proceed?"', "1. Yes", "2. Yes, and don't ask again for this command", "3. No"],
   'The footer reads "Esc to cancel" and you can also press esc to cancel from the input box.',
   "Nothing is waiting for you right now.",
-].join("\n");
+);
 
 /** Streams for minutes (6 characters every half second): busy until interrupted. */
 const SLOW_TEXT = "Reading the notes one line at a time and summarising each of them carefully. "

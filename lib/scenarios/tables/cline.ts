@@ -26,16 +26,12 @@ const run = (...commands: string[]): Step => ({
   args: { commands },
 });
 
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "When I need to run something, the confirmation reads like this:",
-  "",
-  "Cline needs permission",
-  "Approve tool call?",
-  "[y] Approve   [n] Deny",
-  "",
+  ["Cline needs permission", "Approve tool call?", "[y] Approve   [n] Deny"],
   "and while I work it says Thinking, and that esc cancels.",
   "Nothing is waiting for you now.",
-].join("\n");
+);
 
 export const CLINE: ScenarioTable = {
   cli: "cline",
@@ -65,18 +61,17 @@ export const CLINE: ScenarioTable = {
         timeoutMs: 60_000,
         verdicts: { input_box: null },
       }),
-      shape.toolPrompt("file-prompt", {
-        fixture: "file-edit-prompt",
-        script: [
-          shape.tool("editor", { path: NOTES, old_text: "hello", new_text: "hello world" }),
-          { kind: "text", text: "I left the notes as they were." },
-        ],
-        submit: "edit the notes file",
-        until: { requests: 1, shows: ["notes.md", APPROVE], settleMs: 1000 },
-        defining: [ASKS, "editor"],
-        timeoutMs: 60_000,
-        verdicts: { permission_prompt: true, file_path: "*", command: null },
-      }),
+      shape.editPrompt(
+        "file-prompt",
+        shape.tool("editor", { path: NOTES, old_text: "hello", new_text: "hello world" }),
+        "I left the notes as they were.",
+        {
+          until: { requests: 1, shows: ["notes.md", APPROVE], settleMs: 1000 },
+          defining: [ASKS, "editor"],
+          timeoutMs: 60_000,
+          verdicts: { permission_prompt: true, file_path: "*", command: null },
+        },
+      ),
       shape.escapeRejected({
         fixture: "file-rejected",
         steps: [{ keys: ["n"] }],

@@ -17,15 +17,15 @@ const exec = (cmd: string, justification: string): Step => ({
   args: { cmd, sandbox_permissions: "require_escalated", justification },
 });
 
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "Here is how the approval prompt reads when I need to run something:",
-  "",
-  '"Would you like to run the following command?"',
-  "1. Yes, proceed (y)",
-  "2. Yes, and don't ask again for commands that start with `npm test` (p)",
-  "",
+  [
+    '"Would you like to run the following command?"',
+    "1. Yes, proceed (y)",
+    "2. Yes, and don't ask again for commands that start with `npm test` (p)",
+  ],
   'It ends with "Press enter to confirm or esc to cancel". Nothing is waiting for you now.',
-].join("\n");
+);
 
 export const CODEX: ScenarioTable = {
   cli: "codex",

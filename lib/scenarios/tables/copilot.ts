@@ -17,16 +17,16 @@ const WORKING = "Working";
 
 const bash = shape.shellTool("bash");
 
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "Here is how the confirmation reads when I need to run something:",
-  "",
-  `"Do you want to run this command?"`,
-  "1. Yes",
-  "2. Yes, and don't ask again for `touch` in this directory",
-  "",
+  [
+    `"Do you want to run this command?"`,
+    "1. Yes",
+    "2. Yes, and don't ask again for `touch` in this directory",
+  ],
   "Its footer says enter to select · esc to cancel, and while I work it says esc esc edit prompt.",
   "Nothing is waiting for you now.",
-].join("\n");
+);
 
 export const COPILOT: ScenarioTable = {
   cli: "copilot",
@@ -64,18 +64,17 @@ export const COPILOT: ScenarioTable = {
         defining: [CANCELLED, MODE],
         timeoutMs: 60_000,
       }),
-      shape.toolPrompt("edit-prompt", {
-        fixture: "file-edit-prompt",
-        script: [
-          shape.tool("edit", { path: NOTES, old_str: "hello", new_str: "hello world" }),
-          { kind: "text", text: "Edited the notes." },
-        ],
-        submit: "edit the notes file",
-        until: { requests: 1, shows: ["notes.md", "1. Yes"], stableMs: 1000 },
-        defining: ["Do you want to edit", "Edit file"],
-        timeoutMs: 60_000,
-        verdicts: { permission_prompt: true, file_path: "*" },
-      }),
+      shape.editPrompt(
+        "edit-prompt",
+        shape.tool("edit", { path: NOTES, old_str: "hello", new_str: "hello world" }),
+        "Edited the notes.",
+        {
+          until: { requests: 1, shows: ["notes.md", "1. Yes"], stableMs: 1000 },
+          defining: ["Do you want to edit", "Edit file"],
+          timeoutMs: 60_000,
+          verdicts: { permission_prompt: true, file_path: "*" },
+        },
+      ),
       shape.noPrompt("edit-approved", {
         fixture: "file-edit-approved",
         steps: [{ keys: ["1"] }],

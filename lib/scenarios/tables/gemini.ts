@@ -13,16 +13,16 @@ const BUSY_LINE = "esc to cancel";
 
 const shell = shape.shellTool("run_shell_command");
 
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "Here is how the confirmation reads when I need to run something:",
-  "",
-  '"Allow execution of [Shell]?"',
-  "1. Allow once",
-  "2. Allow for this session",
-  "3. No, suggest changes (esc)",
-  "",
+  [
+    '"Allow execution of [Shell]?"',
+    "1. Allow once",
+    "2. Allow for this session",
+    "3. No, suggest changes (esc)",
+  ],
   "While I think, the status line says esc to cancel. Nothing is waiting for you now.",
-].join("\n");
+);
 
 export const GEMINI: ScenarioTable = {
   cli: "gemini",

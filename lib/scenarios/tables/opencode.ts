@@ -17,15 +17,11 @@ const bash = shape.shellTool("bash");
 /** `w`, once the busy line is gone and the screen has been still a while. */
 const settled = (w: Wait): Wait => ({ ...w, hides: [BUSY_LINE], stableMs: 1200 });
 
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "Here is how the permission request reads when I need to run something:",
-  "",
-  "△ Permission required",
-  "# Shell command",
-  "Allow once   Allow always   Reject",
-  "",
+  ["△ Permission required", "# Shell command", "Allow once   Allow always   Reject"],
   "You pick with ⇆ select and enter confirm. Nothing is waiting for you now.",
-].join("\n");
+);
 
 export const OPENCODE: ScenarioTable = {
   cli: "opencode",

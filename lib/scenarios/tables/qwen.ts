@@ -18,16 +18,16 @@ const INPUT_FRAME = "─".repeat(80);
 
 const shell = shape.shellTool("run_shell_command");
 
-const NARRATION = [
+const NARRATION = shape.quotingReply(
   "Here is how the confirmation reads when I need to run something:",
-  "",
-  `"Allow execution of: 'touch'?"`,
-  "1. Yes, allow once",
-  "2. Always allow run 'touch *' commands in this project",
-  "",
+  [
+    `"Allow execution of: 'touch'?"`,
+    "1. Yes, allow once",
+    "2. Always allow run 'touch *' commands in this project",
+  ],
   "Below it you see Waiting for user confirmation..., and while I work the status line ends with esc to cancel.",
   "Nothing is waiting for you now.",
-].join("\n");
+);
 
 export const QWEN: ScenarioTable = {
   cli: "qwen",

@@ -180,6 +180,21 @@ export function toolPrompt(
   });
 }
 
+/** The prompt to edit the notes file, raised by the scripted `edit` call; `reply` ends the turn. */
+export function editPrompt(
+  name: string,
+  edit: Step,
+  reply: string,
+  r: Reached & { verdicts: Verdicts },
+): Scenario {
+  return toolPrompt(name, {
+    fixture: "file-edit-prompt",
+    script: [edit, { kind: "text", text: reply }],
+    submit: "edit the notes file",
+    ...r,
+  });
+}
+
 /** The prompt for `rm -rf build` that escape-rejected then turns down. */
 export function rejectPrompt(tool: (command: string, why: string) => Step, r: Reached): Scenario {
   return toolPrompt("reject-prompt", {
@@ -237,6 +252,14 @@ export function markerRan(
 /** The permission prompt turned down, with Escape unless `steps` says otherwise. */
 export function escapeRejected(r: Reached & { steps?: Action[] }): Scenario {
   return noPrompt("escape-rejected", { ...r, steps: r.steps ?? [{ keys: ["Escape"] }] });
+}
+
+/**
+ * The text of a reply that quotes a permission prompt in prose: an opening line, the prompt's own
+ * lines set apart by blank lines, then what the reply says of the screen around it.
+ */
+export function quotingReply(opening: string, prompt: string[], ...after: string[]): string {
+  return [opening, "", ...prompt, "", ...after].join("\n");
 }
 
 /**

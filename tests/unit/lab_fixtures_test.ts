@@ -19,6 +19,17 @@ Deno.test("normalise() hides timers, token counts, spinner verbs, temp paths, po
     normalise("* Waddling… (1m 6s · ↓ 210 tokens)"),
   );
   assert.equal(normalise("✻ Churned for 0s"), normalise("✻ Churned for 12s"));
+  // Qwen Code 0.15.10's random busy phrase, also when a long one squeezes out the spinner's gap
+  // (seen at 80x24 in a lab run).
+  assert.equal(
+    normalise("  ⠋Why don't programmers like nature? It has too many bugs. (12s · esc to cancel)"),
+    normalise("  ⠧ What's a computer's favorite snack? Microchips. (1s · esc to cancel)"),
+  );
+  assert.notEqual(
+    normalise("  ⠋ Thinking (1s · esc to cancel)"),
+    normalise("  ⠋ Thinking (1s · esc to interrupt)"),
+  );
+
   // A fixed activity of several words: the glyph animates, the words are the state.
   assert.equal(
     normalise("✽ Compacting conversation… (3s · ↓ 5 tokens)"),

@@ -242,7 +242,9 @@ export function normalise(line: string): string {
     // Qwen Code 0.24.4's busy line adds the token count once a count is in ("(3s · ↑ 1.2k tokens ·
     // esc to cancel)"): whether a capture has it is timing, not state.
     .replace(/\(<dur> · <tokens> · esc to cancel\)/u, "(<dur> · esc to cancel)")
-    .replace(/^(\s*(?:<spin>|\.+)\s+).+?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1<verb>$2")
+    // A phrase too long for the pane loses the gap after the spinner ("⠋Why don't programmers…"
+    // at 80 columns, Qwen Code 0.15.10): the gap is layout, the phrase is random.
+    .replace(/^(\s*)(<spin>|\.+)\s*\S.*?(\s\(<dur>[^)]*esc to cancel\))$/u, "$1$2 <verb>$3")
     // OpenCode's input placeholder quotes a random example task ("Ask anything… \"Fix broken tests\"").
     .replace(/(Ask anything… )"[^"]*"/u, '$1"<example>"')
     // Claude Code 2.1.332's mode footer gains optional right-hand hints once its session settles

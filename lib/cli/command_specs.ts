@@ -8,12 +8,7 @@
  * every start. tests/unit/cli_args_test.ts checks such strings against their constants.
  */
 import type { Entry } from "./invocation.ts";
-
-const TARGET = { arg: "<target>", help: "pane: %id or session:window.pane" } as const;
-const CLI_ASSUMED = {
-  flags: "--cli <name>",
-  help: "CLI assumed when nothing else identifies the pane",
-} as const;
+import { ALLOW, CLI_ASSUMED, TARGET } from "./spec_options.ts";
 
 export const LAUNCH = {
   name: "launch",
@@ -298,12 +293,7 @@ export const DRIVE = {
       flags: "--approve <mode>",
       help: "none | allowlist (default: [drive].approve, else none)",
     },
-    {
-      flags: "--allow <prefix>",
-      help: "allowlisted command prefix (repeatable; replaces [drive].allow); code that " +
-        "runs code (node -e, git -c, npx …) only by an entry equal to the whole command",
-      repeatable: true,
-    },
+    ALLOW,
     {
       flags: "--nudge <text>",
       help: "text typed into the idle orchestrator (with --nudge-every)",

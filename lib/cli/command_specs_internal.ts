@@ -3,6 +3,7 @@
  * `__claim-paths`), written as ./command_specs.ts says.
  */
 import type { Entry } from "./invocation.ts";
+import { ALLOW, SWEEP_FORMAT_VERSION } from "./spec_options.ts";
 
 export const PROMPT_PROFILE = {
   name: "__prompt-profile",
@@ -16,10 +17,7 @@ export const PROMPT_PROFILE = {
     },
     { flags: "--field <field>", help: "print only this field, as one line" },
     { flags: "--format <format>", help: "line | tsv | json" },
-    {
-      flags: "--format-version <n>",
-      help: "the format version the reader expects (sweep.sh passes it)",
-    },
+    SWEEP_FORMAT_VERSION,
   ],
 } as const satisfies Entry;
 
@@ -33,21 +31,13 @@ export const CLASSIFY = {
       flags: "--cli <name>",
       help: "CLI whose profile judges the capture (default: default_cli, else claude)",
     },
-    {
-      flags: "--allow <prefix>",
-      help: "allowlisted command prefix (repeatable; replaces [drive].allow); code that " +
-        "runs code (node -e, git -c, npx …) only by an entry equal to the whole command",
-      repeatable: true,
-    },
+    ALLOW,
     {
       flags: "--styled <file>",
       help: "the styled capture (capture-pane -p -e -J) of the same screen",
     },
     { flags: "--title <title>", help: "the pane title" },
-    {
-      flags: "--format-version <n>",
-      help: "the format version the reader expects (sweep.sh passes it)",
-    },
+    SWEEP_FORMAT_VERSION,
   ],
 } as const satisfies Entry;
 
@@ -58,9 +48,6 @@ export const CLAIM_PATHS = {
   schema: "drover.claim-paths.v1",
   args: [{ arg: "<pane>", help: "tmux pane id (%12)" }],
   options: [
-    {
-      flags: "--format-version <n>",
-      help: "the format version the reader expects (sweep.sh passes it)",
-    },
+    SWEEP_FORMAT_VERSION,
   ],
 } as const satisfies Entry;

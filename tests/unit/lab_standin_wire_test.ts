@@ -11,14 +11,22 @@ function mask(text: string): string {
   return text.replace(/_lab[0-9a-z]+_([0-9a-z]{4,})/g, "_lab<tag>_$1");
 }
 
-function head(label: string, res: Response): string {
-  const headers = [...res.headers].filter(([k]) => k !== "date").map(([k, v]) => `${k}: ${v}`);
+/**
+ * The status and headers; a whole body's content-length is held to its real bytes and recorded
+ * for the masked body, since the id tag's width follows the process id.
+ */
+function head(label: string, res: Response, raw?: string): string {
+  const bytes = (t: string) => new TextEncoder().encode(t).length;
+  const headers = [...res.headers].filter(([k]) => k !== "date").map(([k, v]) => {
+    if (k !== "content-length" || raw === undefined) return `${k}: ${v}`;
+    assert.equal(Number(v), bytes(raw), `${label}: content-length`);
+    return `${k}: ${bytes(mask(raw))}`;
+  });
   return `### ${label}\n${res.status}\n${mask(headers.join("\n"))}\n`;
 }
 
-/** The whole body, or (a stream that stays open) what came until `until` showed, then hang up. */
-async function bodyOf(res: Response, until?: string): Promise<string> {
-  if (!until) return mask(await res.text());
+/** A stream that stays open: what came until `until` showed, then hang up. */
+async function bodyOf(res: Response, until: string): Promise<string> {
   const reader = res.body!.getReader();
   const dec = new TextDecoder();
   let got = "";
@@ -41,7 +49,9 @@ export async function transcript(): Promise<string> {
       headers: { "content-type": "application/json", "x-api-key": "k" },
       body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
     });
-    out.push(head(label, res) + (await bodyOf(res, until)) + "\n");
+    if (until) return void out.push(head(label, res) + (await bodyOf(res, until)) + "\n");
+    const raw = await res.text();
+    out.push(head(label, res, raw) + mask(raw) + "\n");
   };
   {
     await using api = await startAnthropicStandin([
